@@ -1,0 +1,2 @@
+//! Criterion benchmark (written by its stage).
+fn main() {}

@@ -1,0 +1,1 @@
+//! Measurement instruments for simdup.

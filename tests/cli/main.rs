@@ -1,0 +1,1 @@
+//! CLI tests: one binary that runs the built `simdup` on fixtures and temp dirs.
