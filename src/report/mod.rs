@@ -1,1 +1,255 @@
-//! The report stage.
+//! The report stage: the result of a run as plain data, its formats, and
+//! the exit code it implies.
+//!
+//! [`Report`] is what every format writes; the writers live in one module
+//! each and take any `W: Write`, so tests write into a `Vec<u8>`.
+
+mod csv;
+pub mod fingerprints;
+mod json;
+mod summary;
+mod table;
+
+pub use summary::write_summary;
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+/// The version of the JSON schema (`version` in JSON output).
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The output formats of `scan`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Aligned columns for a person.
+    Table,
+    /// One JSON document.
+    Json,
+    /// One JSON object per line.
+    Jsonl,
+    /// RFC 4180 CSV with a header line.
+    Csv,
+}
+
+/// Whether the report lists pairs or groups.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Listing {
+    /// One entry per near-duplicate pair.
+    Pairs,
+    /// One entry per group (connected component of the pairs).
+    Groups,
+}
+
+/// Every option that shaped the result.
+#[derive(Clone, Debug, Serialize)]
+pub struct Params {
+    /// Search method: `exact`, `rotate` or `brute`.
+    pub method: String,
+    /// The largest Hamming distance reported (k).
+    pub max_distance: u32,
+    /// Whether every pair within k is guaranteed to be found.
+    pub exact: bool,
+    /// Neighbours compared per rotation (rotate only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub window: Option<usize>,
+    /// The feature options, as `simdup fingerprint` prints them.
+    pub features: String,
+    /// Short digest of the feature options.
+    pub digest: String,
+    /// Documents with fewer features are matched by exact content only.
+    pub min_features: u64,
+    /// Whether pairs were verified by exact Jaccard.
+    pub verify: bool,
+    /// Pairs below this exact Jaccard were dropped (with verify).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_jaccard: Option<f64>,
+    /// At most this many pairs are listed.
+    pub max_pairs: u64,
+}
+
+/// Seconds spent in each stage.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Seconds {
+    /// Walking, reading and fingerprinting (they overlap).
+    pub fingerprint: f64,
+    /// The pair search.
+    pub search: f64,
+    /// Re-reading documents for exact Jaccard.
+    pub verify: f64,
+    /// The whole run.
+    pub total: f64,
+}
+
+/// Counts of the run.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Stats {
+    /// Inputs seen.
+    pub inputs: u64,
+    /// Inputs fingerprinted with enough features.
+    pub fingerprinted: u64,
+    /// Inputs with no features (never paired).
+    pub empty: u64,
+    /// Inputs with fewer than `min_features` (matched by exact content only).
+    pub too_short: u64,
+    /// Inputs skipped, by reason.
+    pub skipped: BTreeMap<String, u64>,
+    /// Inputs that could not be read.
+    pub errors: u64,
+    /// Bytes read.
+    pub bytes: u64,
+    /// Distinct fingerprints searched.
+    pub unique_fingerprints: u64,
+    /// The largest set of fingerprints compared with each other at once.
+    pub largest_bucket: u64,
+    /// Fingerprint comparisons made by the search.
+    pub comparisons: u64,
+    /// Pairs found (before `max_pairs` and `min_jaccard`).
+    pub pairs_found: u64,
+    /// Pairs listed.
+    pub pairs: u64,
+    /// Groups found.
+    pub groups: u64,
+    /// Seconds by stage.
+    pub seconds: Seconds,
+}
+
+/// One near-duplicate pair, named for people.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReportPair {
+    /// The first document (path or record id).
+    pub a: String,
+    /// The second document.
+    pub b: String,
+    /// Hamming distance of the fingerprints.
+    pub distance: u32,
+    /// `1 - distance / 64`.
+    pub similarity: f64,
+    /// Exact Jaccard of the feature sets (with verify).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub jaccard: Option<f64>,
+}
+
+/// One group of near-duplicates.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReportGroup {
+    /// 1-based group number, in order of first member.
+    pub id: usize,
+    /// Members, in input order.
+    pub members: Vec<String>,
+}
+
+/// Everything a run reports.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// Schema version.
+    pub version: u32,
+    /// The options that shaped the result.
+    pub params: Params,
+    /// Counts and timings.
+    pub stats: Stats,
+    /// Pairs sorted by distance, then input order.
+    pub pairs: Vec<ReportPair>,
+    /// Groups in order of first member.
+    pub groups: Vec<ReportGroup>,
+}
+
+/// `1 - distance / 64`, the similarity shown to users.
+pub fn similarity(distance: u32) -> f64 {
+    1.0 - f64::from(distance) / 64.0
+}
+
+/// Writes the report in a format; `listing` picks pairs or groups.
+pub fn write<W: Write>(
+    report: &Report,
+    format: Format,
+    listing: Listing,
+    out: &mut W,
+) -> io::Result<()> {
+    match format {
+        Format::Table => table::write(report, listing, out),
+        Format::Json => json::write_document(report, listing, out),
+        Format::Jsonl => json::write_lines(report, listing, out),
+        Format::Csv => csv::write(report, listing, out),
+    }
+}
+
+/// The exit code a run implies: 2 if anything failed (an incomplete scan
+/// certifies nothing), else 1 if near-duplicates were found and the caller
+/// asked to fail on them, else 0.
+pub fn exit_code(errored: bool, found_duplicates: bool, fail_on_duplicates: bool) -> u8 {
+    if errored {
+        2
+    } else if found_duplicates && fail_on_duplicates {
+        1
+    } else {
+        0
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A small report used by the format tests.
+    pub(crate) fn sample() -> Report {
+        Report {
+            version: SCHEMA_VERSION,
+            params: Params {
+                method: "exact".into(),
+                max_distance: 3,
+                exact: true,
+                window: None,
+                features: "words:3".into(),
+                digest: "0123abcd".into(),
+                min_features: 8,
+                verify: false,
+                min_jaccard: None,
+                max_pairs: 1000,
+            },
+            stats: Stats::default(),
+            pairs: vec![
+                ReportPair {
+                    a: "docs/a.txt".into(),
+                    b: "docs/b, \"quoted\".txt".into(),
+                    distance: 0,
+                    similarity: 1.0,
+                    jaccard: None,
+                },
+                ReportPair {
+                    a: "docs/a.txt".into(),
+                    b: "docs/long name.txt".into(),
+                    distance: 12,
+                    similarity: similarity(12),
+                    jaccard: None,
+                },
+            ],
+            groups: vec![ReportGroup {
+                id: 1,
+                members: vec![
+                    "docs/a.txt".into(),
+                    "docs/b, \"quoted\".txt".into(),
+                    "docs/long name.txt".into(),
+                ],
+            }],
+        }
+    }
+
+    #[test]
+    fn exit_code_prefers_errors_then_duplicates() {
+        assert_eq!(exit_code(false, false, false), 0);
+        assert_eq!(exit_code(false, true, false), 0);
+        assert_eq!(exit_code(false, true, true), 1);
+        assert_eq!(exit_code(false, false, true), 0);
+        assert_eq!(exit_code(true, true, true), 2);
+        assert_eq!(exit_code(true, false, false), 2);
+    }
+
+    #[test]
+    fn similarity_is_one_minus_distance_over_64() {
+        assert_eq!(similarity(0), 1.0);
+        assert_eq!(similarity(16), 0.75);
+        assert_eq!(similarity(64), 0.0);
+    }
+}

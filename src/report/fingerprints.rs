@@ -1,0 +1,164 @@
+//! The output of `simdup fingerprint`: a text format in the style of
+//! `sha256sum`, or JSON Lines. Both name the feature options and their
+//! digest, so fingerprints are only ever compared with comparable ones;
+//! `simdup scan --fingerprints` reads both back.
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use crate::fingerprint::Fingerprint;
+
+/// The formats of `simdup fingerprint`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FingerprintFormat {
+    /// A `# simdup fingerprint options=... digest=...` header, then
+    /// `<16 hex digits>  <path>` per document.
+    Text,
+    /// One JSON object per document, each naming options and digest.
+    Jsonl,
+}
+
+/// Writes fingerprint lines for one set of feature options.
+#[derive(Debug)]
+pub struct FingerprintWriter {
+    format: FingerprintFormat,
+    options: String,
+    digest: String,
+}
+
+#[derive(Serialize)]
+struct Line<'a> {
+    path: &'a str,
+    simhash: Option<String>,
+    features: u64,
+    bytes: u64,
+    content_hash: String,
+    options: &'a str,
+    digest: &'a str,
+}
+
+impl FingerprintWriter {
+    /// A writer in `format` for fingerprints made with these options.
+    pub fn new(format: FingerprintFormat, options: String, digest: String) -> Self {
+        FingerprintWriter {
+            format,
+            options,
+            digest,
+        }
+    }
+
+    /// The header (text format only).
+    pub fn header<W: Write>(&self, out: &mut W) -> io::Result<()> {
+        match self.format {
+            FingerprintFormat::Text => writeln!(
+                out,
+                "# simdup fingerprint options={} digest={}",
+                self.options, self.digest
+            ),
+            FingerprintFormat::Jsonl => Ok(()),
+        }
+    }
+
+    /// One document. The text format has no line for a document without
+    /// features; JSON Lines says `"simhash": null, "features": 0`.
+    pub fn entry<W: Write>(
+        &self,
+        name: &str,
+        fingerprint: &Fingerprint,
+        out: &mut W,
+    ) -> io::Result<()> {
+        let empty = fingerprint.features == 0;
+        match self.format {
+            FingerprintFormat::Text if empty => Ok(()),
+            FingerprintFormat::Text => {
+                // As GNU sha256sum: a name with a backslash or newline is
+                // escaped and the line marked by a leading backslash.
+                if name.contains(['\\', '\n']) {
+                    let escaped = name.replace('\\', "\\\\").replace('\n', "\\n");
+                    writeln!(out, "\\{:016x}  {escaped}", fingerprint.simhash)
+                } else {
+                    writeln!(out, "{:016x}  {name}", fingerprint.simhash)
+                }
+            }
+            FingerprintFormat::Jsonl => {
+                let line = Line {
+                    path: name,
+                    simhash: (!empty).then(|| format!("{:016x}", fingerprint.simhash)),
+                    features: fingerprint.features,
+                    bytes: fingerprint.bytes,
+                    content_hash: format!("{:016x}", fingerprint.content_hash),
+                    options: &self.options,
+                    digest: &self.digest,
+                };
+                serde_json::to_writer(&mut *out, &line).map_err(io::Error::from)?;
+                out.write_all(b"\n")
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fingerprint(simhash: u64, features: u64) -> Fingerprint {
+        Fingerprint {
+            simhash,
+            features,
+            bytes: 42,
+            content_hash: 0xabc,
+        }
+    }
+
+    fn render(format: FingerprintFormat, name: &str, fp: Fingerprint) -> String {
+        let writer = FingerprintWriter::new(format, "words:3".into(), "d1g35t".into());
+        let mut out = Vec::new();
+        writer.header(&mut out).unwrap();
+        writer.entry(name, &fp, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn text_is_sha256sum_style_with_a_header() {
+        assert_eq!(
+            render(FingerprintFormat::Text, "a b.txt", fingerprint(0x1f, 9)),
+            "# simdup fingerprint options=words:3 digest=d1g35t\n000000000000001f  a b.txt\n"
+        );
+    }
+
+    #[test]
+    fn text_escapes_backslash_and_newline() {
+        assert_eq!(
+            render(FingerprintFormat::Text, "a\\b\nc", fingerprint(1, 9))
+                .lines()
+                .nth(1),
+            Some("\\0000000000000001  a\\\\b\\nc")
+        );
+    }
+
+    #[test]
+    fn empty_documents_have_no_text_line_and_null_in_json() {
+        assert_eq!(
+            render(FingerprintFormat::Text, "e", fingerprint(0, 0))
+                .lines()
+                .count(),
+            1
+        );
+        let json = render(FingerprintFormat::Jsonl, "e", fingerprint(0, 0));
+        let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert!(value["simhash"].is_null());
+        assert_eq!(value["features"], 0);
+        assert_eq!(value["digest"], "d1g35t");
+    }
+
+    #[test]
+    fn jsonl_names_options_and_digest() {
+        let json = render(FingerprintFormat::Jsonl, "a", fingerprint(u64::MAX, 3));
+        assert_eq!(
+            json,
+            "{\"path\":\"a\",\"simhash\":\"ffffffffffffffff\",\"features\":3,\"bytes\":42,\
+             \"content_hash\":\"0000000000000abc\",\"options\":\"words:3\",\"digest\":\"d1g35t\"}\n"
+        );
+    }
+}

@@ -1,0 +1,99 @@
+//! JSON and JSON Lines.
+//!
+//! JSON is one document: `version`, `params`, `stats`, then `pairs` and
+//! `groups` (only `groups` when listing groups). JSON Lines is one pair
+//! (or group) object per line and nothing else, so it streams into `jq`
+//! or any line-oriented tool.
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use super::{Listing, Params, Report, ReportGroup, ReportPair, Stats};
+
+#[derive(Serialize)]
+struct Document<'a> {
+    version: u32,
+    params: &'a Params,
+    stats: &'a Stats,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pairs: Option<&'a [ReportPair]>,
+    groups: &'a [ReportGroup],
+}
+
+pub(super) fn write_document<W: Write>(
+    report: &Report,
+    listing: Listing,
+    out: &mut W,
+) -> io::Result<()> {
+    let document = Document {
+        version: report.version,
+        params: &report.params,
+        stats: &report.stats,
+        pairs: (listing == Listing::Pairs).then_some(report.pairs.as_slice()),
+        groups: &report.groups,
+    };
+    serde_json::to_writer_pretty(&mut *out, &document).map_err(io::Error::from)?;
+    writeln!(out)
+}
+
+pub(super) fn write_lines<W: Write>(
+    report: &Report,
+    listing: Listing,
+    out: &mut W,
+) -> io::Result<()> {
+    match listing {
+        Listing::Pairs => report.pairs.iter().try_for_each(|pair| line(pair, out)),
+        Listing::Groups => report.groups.iter().try_for_each(|group| line(group, out)),
+    }
+}
+
+fn line<T: Serialize, W: Write>(value: &T, out: &mut W) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, value).map_err(io::Error::from)?;
+    out.write_all(b"\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::sample;
+    use super::*;
+
+    #[test]
+    fn json_lines_are_one_pair_per_line() {
+        let mut out = Vec::new();
+        write_lines(&sample(), Listing::Pairs, &mut out).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "{\"a\":\"docs/a.txt\",\"b\":\"docs/b, \\\"quoted\\\".txt\",\"distance\":0,\"similarity\":1.0}\n\
+             {\"a\":\"docs/a.txt\",\"b\":\"docs/long name.txt\",\"distance\":12,\"similarity\":0.8125}\n"
+        );
+    }
+
+    #[test]
+    fn json_lines_groups() {
+        let mut out = Vec::new();
+        write_lines(&sample(), Listing::Groups, &mut out).unwrap();
+        let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(value["id"], 1);
+        assert_eq!(value["members"].as_array().unwrap().len(), 3);
+    }
+
+    #[test]
+    fn document_has_the_schema_keys() {
+        let mut out = Vec::new();
+        write_document(&sample(), Listing::Pairs, &mut out).unwrap();
+        let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(value["version"], 1);
+        assert_eq!(value["params"]["method"], "exact");
+        assert_eq!(value["params"]["exact"], true);
+        assert_eq!(value["pairs"][1]["distance"], 12);
+        assert_eq!(value["groups"][0]["members"][0], "docs/a.txt");
+        assert!(value["stats"]["seconds"]["total"].is_number());
+
+        let mut out = Vec::new();
+        write_document(&sample(), Listing::Groups, &mut out).unwrap();
+        let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert!(value.get("pairs").is_none());
+        assert_eq!(value["groups"][0]["id"], 1);
+    }
+}

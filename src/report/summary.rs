@@ -1,0 +1,83 @@
+//! The summary a person reads on stderr after a scan.
+
+use std::io::{self, Write};
+
+use super::Report;
+
+/// Writes the end-of-run summary: inputs by outcome, bytes, speed, pairs.
+pub fn write_summary<W: Write>(report: &Report, out: &mut W) -> io::Result<()> {
+    let stats = &report.stats;
+    write!(
+        out,
+        "simdup: {} inputs: {} fingerprinted",
+        stats.inputs, stats.fingerprinted
+    )?;
+    if stats.too_short > 0 {
+        write!(out, ", {} too short", stats.too_short)?;
+    }
+    if stats.empty > 0 {
+        write!(out, ", {} empty", stats.empty)?;
+    }
+    let skipped: u64 = stats.skipped.values().sum();
+    if skipped > 0 {
+        let reasons: Vec<String> = stats
+            .skipped
+            .iter()
+            .map(|(reason, count)| format!("{reason} {count}"))
+            .collect();
+        write!(out, ", {skipped} skipped ({})", reasons.join(", "))?;
+    }
+    if stats.errors > 0 {
+        let noun = if stats.errors == 1 { "error" } else { "errors" };
+        write!(out, ", {} {noun}", stats.errors)?;
+    }
+    writeln!(out)?;
+    let megabytes = stats.bytes as f64 / 1e6;
+    let seconds = stats.seconds.total;
+    let rate = if seconds > 0.0 {
+        megabytes / seconds
+    } else {
+        0.0
+    };
+    let params = &report.params;
+    let guarantee = if params.exact { "" } else { ", approximate" };
+    write!(
+        out,
+        "simdup: {megabytes:.1} MB in {seconds:.2} s ({rate:.1} MB/s); {} pairs in {} groups (k = {}, {}{guarantee})",
+        stats.pairs_found, stats.groups, params.max_distance, params.method
+    )?;
+    if stats.pairs < stats.pairs_found {
+        write!(out, "; {} pairs listed", stats.pairs)?;
+    }
+    writeln!(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::sample;
+    use super::*;
+
+    #[test]
+    fn summary_names_every_outcome() {
+        let mut report = sample();
+        report.stats.inputs = 10;
+        report.stats.fingerprinted = 6;
+        report.stats.empty = 1;
+        report.stats.too_short = 1;
+        report.stats.errors = 1;
+        report.stats.skipped.insert("binary".into(), 1);
+        report.stats.pairs_found = 2;
+        report.stats.pairs = 2;
+        report.stats.groups = 1;
+        let mut out = Vec::new();
+        write_summary(&report, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.starts_with(
+            "simdup: 10 inputs: 6 fingerprinted, 1 too short, 1 empty, 1 skipped (binary 1), 1 error\n"
+        ));
+        assert!(
+            text.contains("2 pairs in 1 groups (k = 3, exact)"),
+            "{text}"
+        );
+    }
+}
