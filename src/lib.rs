@@ -10,10 +10,13 @@
 #![deny(missing_docs)]
 
 pub mod cli;
+pub mod diag;
 pub mod error;
 pub mod fingerprint;
 pub mod input;
+pub mod progress;
 pub mod report;
+pub mod scan;
 pub mod search;
 
 pub use error::{Error, Result};

@@ -1,0 +1,91 @@
+//! Diagnostics: error and skip accounting, and messages on stderr.
+//!
+//! Every input ends up either fingerprinted or counted here, with its
+//! reason, so the summary and the JSON `stats` account for all of them.
+//! Messages are written by the one thread that drives a run (workers return
+//! values, never print), so their order is the input order.
+
+use std::collections::BTreeMap;
+use std::fmt::Display;
+use std::io::{self, Write};
+
+/// Counts of what happened to the inputs of one run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Inputs seen: files, records or fingerprint lines.
+    pub seen: u64,
+    /// Inputs that produced a fingerprint with enough features.
+    pub fingerprinted: u64,
+    /// Inputs with no features at all (never paired).
+    pub empty: u64,
+    /// Inputs with fewer than the minimum features (matched by exact content only).
+    pub too_short: u64,
+    /// Inputs passed over, by reason.
+    pub skipped: BTreeMap<&'static str, u64>,
+    /// Inputs that could not be read, or arguments that failed.
+    pub errors: u64,
+    /// Bytes read from documents.
+    pub bytes: u64,
+}
+
+impl Tally {
+    /// Counts one skipped input.
+    pub fn skip(&mut self, reason: &'static str) {
+        *self.skipped.entry(reason).or_insert(0) += 1;
+    }
+
+    /// All skipped inputs.
+    pub fn skipped_total(&self) -> u64 {
+        self.skipped.values().sum()
+    }
+}
+
+/// Writes diagnostics to stderr and remembers whether any error happened.
+#[derive(Debug, Default)]
+pub struct Diagnostics {
+    /// The counts so far.
+    pub tally: Tally,
+    /// Whether to print notes (skips); errors are always printed.
+    pub verbose: bool,
+}
+
+impl Diagnostics {
+    /// Diagnostics that print errors, and skip notes when `verbose`.
+    pub fn new(verbose: bool) -> Self {
+        Diagnostics {
+            tally: Tally::default(),
+            verbose,
+        }
+    }
+
+    /// Reports an error about one input and counts it; the run goes on.
+    pub fn error(&mut self, error: impl Display) {
+        self.tally.errors += 1;
+        print_stderr(format_args!("simdup: {error}"));
+    }
+
+    /// A note that does not change the exit code (printed when verbose).
+    pub fn note(&self, message: impl Display) {
+        if self.verbose {
+            print_stderr(format_args!("simdup: {message}"));
+        }
+    }
+
+    /// A warning, always printed, that does not change the exit code.
+    pub fn warn(&self, message: impl Display) {
+        print_stderr(format_args!("simdup: warning: {message}"));
+    }
+
+    /// Whether any error was reported.
+    pub fn errored(&self) -> bool {
+        self.tally.errors > 0
+    }
+}
+
+/// Writes one line to stderr. A closed stderr is ignored: there is nowhere
+/// left to report it, and the exit code still says what happened.
+pub fn print_stderr(message: std::fmt::Arguments<'_>) {
+    let stderr = io::stderr();
+    let mut lock = stderr.lock();
+    let _ = writeln!(lock, "{message}");
+}

@@ -1,0 +1,203 @@
+//! The main job: inputs -> fingerprints -> pairs -> report.
+//!
+//! [`scan`] runs the stages in order and times each: collect (walk, read
+//! and fingerprint in parallel), search (SimHash pairs within k, plus exact
+//! content matches among documents too short for SimHash), verify
+//! (optional exact Jaccard), and the report model. Errors about single
+//! inputs are reported and counted in [`Diagnostics`]; only errors that
+//! make the whole run meaningless are returned.
+
+mod collect;
+pub mod documents;
+pub mod ordered;
+mod verify;
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use crate::diag::Diagnostics;
+use crate::fingerprint::{FeatureOptions, Fingerprinter};
+use crate::input::WalkOptions;
+use crate::report::{self, Params, Report, ReportGroup, ReportPair, Seconds, Stats};
+use crate::search::{self, Method, Pair, SearchOptions, SearchOutcome};
+
+pub use collect::fingerprint_file;
+pub use documents::{DocumentRef, Documents, Outcome};
+
+/// Where the documents of a scan come from.
+#[derive(Clone, Debug)]
+pub enum Inputs {
+    /// Files and directories.
+    Paths(Vec<PathBuf>),
+}
+
+/// Every option of a scan, as plain data.
+#[derive(Clone, Debug)]
+pub struct ScanOptions {
+    /// Feature options of the fingerprints.
+    pub features: FeatureOptions,
+    /// Walk and read options.
+    pub walk: WalkOptions,
+    /// Search options.
+    pub search: SearchOptions,
+    /// Documents with fewer features are matched by exact content only.
+    pub min_features: u64,
+    /// Verify pairs by exact Jaccard.
+    pub verify: bool,
+    /// With verify: drop pairs below this Jaccard.
+    pub min_jaccard: Option<f64>,
+    /// Draw a progress bar (when stderr is a terminal).
+    pub progress: bool,
+}
+
+/// Runs a scan and returns its report; per-input problems go to `diag`.
+pub fn scan(
+    inputs: &Inputs,
+    options: &ScanOptions,
+    diag: &mut Diagnostics,
+) -> crate::Result<Report> {
+    let started = Instant::now();
+    let fingerprinter = Fingerprinter::new(options.features.clone());
+    let mut documents = Documents::new(options.min_features);
+    match inputs {
+        Inputs::Paths(paths) => collect::collect_paths(
+            paths,
+            &options.walk,
+            &fingerprinter,
+            &mut documents,
+            diag,
+            options.progress,
+        ),
+    }
+    let collected = Instant::now();
+
+    let outcome = find_pairs(&documents, &options.search)?;
+    let searched = Instant::now();
+
+    let mut pairs = outcome.pairs;
+    let mut groups = outcome.groups;
+    let mut jaccards = Vec::new();
+    if options.verify {
+        jaccards = verify::verify_pairs(&pairs, &mut documents, &fingerprinter, diag);
+        if let Some(min_jaccard) = options.min_jaccard {
+            let kept: Vec<(Pair, Option<f64>)> = pairs
+                .into_iter()
+                .zip(jaccards)
+                .filter(|(_, jaccard)| jaccard.is_some_and(|j| j >= min_jaccard))
+                .collect();
+            (pairs, jaccards) = kept.into_iter().unzip();
+            groups = search::groups_of_pairs(&pairs);
+        }
+    }
+    let verified = Instant::now();
+
+    let report_pairs: Vec<ReportPair> = pairs
+        .iter()
+        .enumerate()
+        .map(|(index, pair)| ReportPair {
+            a: documents.name(pair.a).into_owned(),
+            b: documents.name(pair.b).into_owned(),
+            distance: pair.distance,
+            similarity: report::similarity(pair.distance),
+            jaccard: jaccards.get(index).copied().flatten(),
+        })
+        .collect();
+    let report_groups: Vec<ReportGroup> = groups
+        .iter()
+        .enumerate()
+        .map(|(index, members)| ReportGroup {
+            id: index + 1,
+            members: members
+                .iter()
+                .map(|&id| documents.name(id).into_owned())
+                .collect(),
+        })
+        .collect();
+
+    let tally = &diag.tally;
+    let stats = Stats {
+        inputs: tally.seen,
+        fingerprinted: tally.fingerprinted,
+        empty: tally.empty,
+        too_short: tally.too_short,
+        skipped: tally
+            .skipped
+            .iter()
+            .map(|(reason, count)| ((*reason).to_string(), *count))
+            .collect(),
+        errors: tally.errors,
+        bytes: tally.bytes,
+        unique_fingerprints: outcome.stats.unique_fingerprints,
+        largest_bucket: outcome.stats.largest_bucket,
+        comparisons: outcome.stats.comparisons,
+        pairs_found: outcome.total_pairs,
+        pairs: report_pairs.len() as u64,
+        groups: report_groups.len() as u64,
+        seconds: Seconds {
+            fingerprint: (collected - started).as_secs_f64(),
+            search: (searched - collected).as_secs_f64(),
+            verify: (verified - searched).as_secs_f64(),
+            total: started.elapsed().as_secs_f64(),
+        },
+    };
+    Ok(Report {
+        version: report::SCHEMA_VERSION,
+        params: params(options),
+        stats,
+        pairs: report_pairs,
+        groups: report_groups,
+    })
+}
+
+/// SimHash pairs among documents with enough features, and exact-content
+/// pairs (distance 0) among the short ones; the two never meet, because
+/// equal content means an equal feature count.
+fn find_pairs(documents: &Documents, options: &SearchOptions) -> crate::Result<SearchOutcome> {
+    let mut outcome = search::search(&documents.simhashes, options)?;
+    if documents.short.len() > 1 {
+        let exact_content = SearchOptions {
+            max_distance: 0,
+            method: Method::Exact,
+            ..options.clone()
+        };
+        let short = search::search(&documents.short, &exact_content)?;
+        outcome.pairs.extend(short.pairs);
+        outcome.pairs.sort_unstable();
+        outcome
+            .pairs
+            .truncate(usize::try_from(options.max_pairs).unwrap_or(usize::MAX));
+        outcome.total_pairs += short.total_pairs;
+        outcome.groups.extend(short.groups);
+        outcome
+            .groups
+            .sort_unstable_by_key(|group| group.first().copied());
+        outcome.stats.unique_fingerprints += short.stats.unique_fingerprints;
+        outcome.stats.comparisons += short.stats.comparisons;
+    }
+    Ok(outcome)
+}
+
+fn params(options: &ScanOptions) -> Params {
+    let search = &options.search;
+    Params {
+        method: method_name(search.method).to_string(),
+        max_distance: search.max_distance,
+        exact: search.method != Method::Rotate,
+        window: (search.method == Method::Rotate).then_some(search.window),
+        features: options.features.describe(),
+        digest: options.features.digest(),
+        min_features: options.min_features,
+        verify: options.verify,
+        min_jaccard: options.min_jaccard,
+        max_pairs: search.max_pairs,
+    }
+}
+
+/// The method's name as users type it.
+pub fn method_name(method: Method) -> &'static str {
+    match method {
+        Method::Exact => "exact",
+        Method::Rotate => "rotate",
+        Method::Brute => "brute",
+    }
+}
