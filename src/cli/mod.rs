@@ -1,1 +1,148 @@
-//! The command-line layer.
+//! The command-line layer: clap definitions, and one function per
+//! subcommand that turns arguments into the library's option structs,
+//! calls the library and writes the result. clap types stay in here.
+
+pub mod args;
+mod compare;
+mod fingerprint;
+mod generate;
+mod scan;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  ran fine
+  1  near-duplicates were reported and --fail-on-duplicates was given
+  2  an error: bad arguments, a missing path, an unreadable file, a malformed record";
+
+/// Find near-duplicate documents with 64-bit SimHash.
+#[derive(Parser, Debug)]
+#[command(
+    name = "simdup",
+    version,
+    about,
+    after_help = EXIT_CODES,
+    propagate_version = true,
+    max_term_width = 100
+)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Find near-duplicate pairs and groups among documents.
+    #[command(after_help = SCAN_EXAMPLES)]
+    Scan(scan::ScanArgs),
+    /// Print the SimHash fingerprint of each document.
+    #[command(after_help = FINGERPRINT_EXAMPLES)]
+    Fingerprint(fingerprint::FingerprintArgs),
+    /// Compare two documents: Hamming distance, similarity, exact Jaccard.
+    #[command(after_help = COMPARE_EXAMPLES)]
+    Compare(compare::CompareArgs),
+    /// Print shell completions.
+    #[command(
+        after_help = "Example:\n  simdup completions bash > ~/.local/share/bash-completion/completions/simdup"
+    )]
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff).
+    #[command(after_help = "Example:\n  simdup man > simdup.1 && man ./simdup.1")]
+    Man,
+}
+
+const SCAN_EXAMPLES: &str = "\
+Examples:
+  simdup scan docs/                          near-duplicate pairs as a table
+  simdup scan docs/ --groups                 one block per group of near-copies
+  simdup scan docs/ -k 6 --verify            wider net, exact Jaccard per pair
+  simdup scan docs/ --format json > dups.json
+  find . -name '*.md' -print0 | simdup scan --files-from - -0
+  simdup scan - --shingle chars:3 < addresses.txt    each line a document
+  simdup scan --records jsonl --text-field body < posts.jsonl
+  simdup scan --fingerprints shard1.txt shard2.txt   search saved fingerprints
+  simdup scan docs/ -q --fail-on-duplicates  for CI: exit 1 when any are found
+
+Exit codes:
+  0  ran fine
+  1  near-duplicates were reported and --fail-on-duplicates was given
+  2  an error: bad arguments, a missing path, an unreadable file, a malformed record";
+
+const FINGERPRINT_EXAMPLES: &str = "\
+Examples:
+  simdup fingerprint README.md docs/         <16 hex digits>  <path>, like sha256sum
+  echo 'some text' | simdup fingerprint      stdin is one document
+  simdup fingerprint docs/ --format jsonl > fingerprints.jsonl
+  simdup fingerprint notes.txt --sdr 2048:41 htm.core's sparse encoding";
+
+const COMPARE_EXAMPLES: &str = "\
+Examples:
+  simdup compare a.txt b.txt
+  simdup compare a.txt b.txt --shingle chars:2 --format json";
+
+/// How stdin is cut into records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RecordsArg {
+    /// One document per line.
+    Lines,
+    /// One document per NUL-terminated record.
+    Nul,
+    /// One JSON object per line.
+    Jsonl,
+}
+
+/// Runs the parsed command line and returns the process exit code.
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Scan(args) => scan::run(args),
+        Command::Fingerprint(args) => fingerprint::run(args),
+        Command::Compare(args) => compare::run(args),
+        Command::Completions { shell } => generate::completions(shell),
+        Command::Man => generate::man(),
+    }
+}
+
+/// Paths as given, with `-` standing for stdin.
+pub(crate) fn is_stdin(path: &std::path::Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Sets the size of the worker pool (0: one per core).
+pub(crate) fn set_threads(threads: usize) -> anyhow::Result<()> {
+    if threads > 0 {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global()
+            .map_err(|error| anyhow::anyhow!("cannot start {threads} threads: {error}"))?;
+    }
+    Ok(())
+}
+
+/// The paths to use when none is given.
+pub(crate) fn default_paths(paths: Vec<PathBuf>) -> Vec<PathBuf> {
+    if paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        paths
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[test]
+    fn verify_cli() {
+        super::Cli::command().debug_assert();
+    }
+}

@@ -110,3 +110,16 @@ impl Fingerprinter {
 pub fn jaccard(_a: &[u64], _b: &[u64]) -> f64 {
     todo!()
 }
+#[allow(missing_docs)]
+impl std::str::FromStr for Shingle {
+    type Err = String;
+    fn from_str(_s: &str) -> Result<Self, String> {
+        todo!()
+    }
+}
+#[allow(missing_docs)]
+impl Fingerprinter {
+    pub fn sdr_reader<R: Read>(&self, _r: R, _s: usize, _a: usize) -> std::io::Result<Vec<usize>> {
+        todo!()
+    }
+}

@@ -93,3 +93,7 @@ pub fn open_document(
 ) -> crate::Result<Result<Box<dyn Read + Send>, SkipReason>> {
     todo!()
 }
+#[allow(missing_docs)]
+pub fn parse_size(_s: &str) -> crate::Result<u64> {
+    todo!()
+}

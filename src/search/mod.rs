@@ -72,3 +72,7 @@ pub fn search(
 ) -> crate::Result<SearchOutcome> {
     todo!()
 }
+#[allow(missing_docs)]
+pub fn groups_of_pairs(_p: &[Pair]) -> Vec<Vec<DocId>> {
+    todo!()
+}

@@ -1,0 +1,207 @@
+//! Argument groups shared by several subcommands, and their conversion
+//! into the library's plain option structs.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use crate::fingerprint::{FeatureHash, FeatureOptions, Shingle, Weighting};
+use crate::input::WalkOptions;
+use crate::search::{Method, SearchOptions};
+
+/// Provisional defaults, until the quality table chooses them.
+pub mod defaults {
+    /// Shingle mode.
+    pub const SHINGLE: &str = "words:3";
+    /// Largest Hamming distance reported.
+    pub const MAX_DISTANCE: &str = "3";
+    /// Documents with fewer features are matched by exact content only.
+    pub const MIN_FEATURES: &str = "8";
+    /// Neighbours per rotation for `--method rotate`.
+    pub const WINDOW: &str = "4";
+    /// Pairs listed at most.
+    pub const MAX_PAIRS: &str = "1000000";
+}
+
+/// The feature hash, as typed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum HashArg {
+    /// xxh3-64, seed 0.
+    Xxh3,
+    /// SHAKE256, first 8 bytes little-endian.
+    Sha3,
+}
+
+/// The weighting, as typed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum WeightArg {
+    /// Term frequency in the document.
+    Tf,
+    /// Every distinct feature counts once.
+    Binary,
+}
+
+/// Options that change a fingerprint.
+#[derive(Args, Clone, Debug)]
+#[command(next_help_heading = "Features")]
+pub struct FeatureArgs {
+    /// Features: shingles of N words (words:N) or N characters (chars:N).
+    #[arg(long, value_name = "MODE", default_value = defaults::SHINGLE)]
+    pub shingle: Shingle,
+
+    /// Keep upper and lower case apart.
+    #[arg(long)]
+    pub case_sensitive: bool,
+
+    /// Do not apply Unicode NFKC normalisation.
+    #[arg(long)]
+    pub no_nfkc: bool,
+
+    /// Keep punctuation inside tokens instead of treating it as a separator.
+    #[arg(long)]
+    pub keep_punctuation: bool,
+
+    /// Also add each word's characters as features (htm.core).
+    #[arg(long)]
+    pub token_similarity: bool,
+
+    /// The hash of each feature.
+    #[arg(long, value_enum, default_value_t = HashArg::Xxh3)]
+    pub hash: HashArg,
+
+    /// How much each feature counts.
+    #[arg(long, value_enum, default_value_t = WeightArg::Tf)]
+    pub weight: WeightArg,
+
+    /// Token weights, one `token weight` per line (htm.core vocabulary).
+    #[arg(long, value_name = "FILE")]
+    pub vocabulary: Option<PathBuf>,
+
+    /// With --vocabulary: also encode tokens missing from it (weight 1).
+    #[arg(long, requires = "vocabulary")]
+    pub encode_orphans: bool,
+
+    /// Tokens to leave out, one per line.
+    #[arg(long, value_name = "FILE")]
+    pub exclude_tokens: Option<PathBuf>,
+
+    /// Leave out tokens that occur this many times or fewer in a document.
+    #[arg(long, value_name = "N")]
+    pub frequency_floor: Option<u32>,
+
+    /// Leave out tokens that occur this many times or more in a document.
+    #[arg(long, value_name = "N")]
+    pub frequency_ceiling: Option<u32>,
+}
+
+impl FeatureArgs {
+    /// The library's feature options; reads the vocabulary files.
+    pub fn to_options(&self) -> crate::Result<FeatureOptions> {
+        Ok(FeatureOptions {
+            shingle: self.shingle,
+            hash: match self.hash {
+                HashArg::Xxh3 => FeatureHash::Xxh3,
+                HashArg::Sha3 => FeatureHash::Sha3,
+            },
+            weighting: match self.weight {
+                WeightArg::Tf => Weighting::Tf,
+                WeightArg::Binary => Weighting::Binary,
+            },
+        })
+    }
+}
+
+/// Options of the directory walk.
+#[derive(Args, Clone, Debug)]
+#[command(next_help_heading = "Input")]
+pub struct WalkArgs {
+    /// Include hidden files and directories.
+    #[arg(long)]
+    pub hidden: bool,
+
+    /// Follow symbolic links (loops are reported, not followed).
+    #[arg(short = 'L', long)]
+    pub follow: bool,
+
+    /// Only files matching GLOB; `!GLOB` excludes. Repeatable.
+    #[arg(short, long = "glob", value_name = "GLOB")]
+    pub globs: Vec<String>,
+
+    /// Skip files larger than SIZE (e.g. 512K, 10M, 2G).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size_arg)]
+    pub max_filesize: Option<u64>,
+
+    /// Read files that look binary (a NUL byte in the first 8 KiB).
+    #[arg(long)]
+    pub binary: bool,
+}
+
+impl WalkArgs {
+    /// The library's walk options.
+    pub fn to_options(&self) -> WalkOptions {
+        WalkOptions {
+            hidden: self.hidden,
+            follow_links: self.follow,
+            globs: self.globs.clone(),
+            max_filesize: self.max_filesize,
+            binary: self.binary,
+        }
+    }
+}
+
+fn parse_size_arg(text: &str) -> Result<u64, String> {
+    crate::input::parse_size(text).map_err(|error| error.to_string())
+}
+
+/// The search method, as typed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MethodArg {
+    /// Permuted block tables: every pair within k (default).
+    Exact,
+    /// Rotate, sort, compare neighbours: fast, approximate.
+    Rotate,
+    /// All pairs: the reference, for small inputs.
+    Brute,
+}
+
+/// Options of the pair search.
+#[derive(Args, Clone, Debug)]
+#[command(next_help_heading = "Search")]
+pub struct SearchArgs {
+    /// Report pairs whose fingerprints differ in at most K bits (0-32).
+    #[arg(short = 'k', long, value_name = "K", default_value = defaults::MAX_DISTANCE,
+          value_parser = clap::value_parser!(u32).range(0..=32))]
+    pub max_distance: u32,
+
+    /// How pairs are found.
+    #[arg(long, value_enum, default_value_t = MethodArg::Exact)]
+    pub method: MethodArg,
+
+    /// With --method rotate: neighbours compared after each sort.
+    #[arg(long, value_name = "W", default_value = defaults::WINDOW)]
+    pub window: usize,
+
+    /// List at most N pairs (groups are always complete).
+    #[arg(long, value_name = "N", default_value = defaults::MAX_PAIRS)]
+    pub max_pairs: u64,
+
+    /// Documents with fewer features are matched only by exact content.
+    #[arg(long, value_name = "N", default_value = defaults::MIN_FEATURES)]
+    pub min_features: u64,
+}
+
+impl SearchArgs {
+    /// The library's search options.
+    pub fn to_options(&self) -> SearchOptions {
+        SearchOptions {
+            max_distance: self.max_distance,
+            method: match self.method {
+                MethodArg::Exact => Method::Exact,
+                MethodArg::Rotate => Method::Rotate,
+                MethodArg::Brute => Method::Brute,
+            },
+            window: self.window,
+            max_pairs: self.max_pairs,
+        }
+    }
+}

@@ -1,0 +1,180 @@
+//! `simdup scan`: the main job.
+
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+
+use super::RecordsArg;
+use super::args::{FeatureArgs, SearchArgs, WalkArgs};
+use crate::diag::Diagnostics;
+use crate::report::{self, Format, Listing};
+use crate::scan::{Inputs, ScanOptions};
+
+/// Output formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// Aligned columns: distance, similarity, a, b.
+    Table,
+    /// One JSON document with version, params, stats, pairs and groups.
+    Json,
+    /// One JSON object per pair (or group) per line.
+    Jsonl,
+    /// CSV with a header line.
+    Csv,
+}
+
+/// Arguments of `simdup scan`.
+#[derive(Args, Debug)]
+pub struct ScanArgs {
+    /// Files and directories to scan; `-` reads records from stdin.
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub features: FeatureArgs,
+
+    #[command(flatten)]
+    pub walk: WalkArgs,
+
+    /// Read the paths to scan from FILE (`-`: stdin), one per line.
+    #[arg(long, value_name = "FILE", help_heading = "Input")]
+    pub files_from: Option<PathBuf>,
+
+    /// With --files-from: paths are NUL-separated (find -print0).
+    #[arg(
+        short = '0',
+        long = "null",
+        requires = "files_from",
+        help_heading = "Input"
+    )]
+    pub null: bool,
+
+    /// Each record of stdin is a document: a line, a NUL-terminated record, or a JSON object.
+    #[arg(long, value_enum, value_name = "KIND", help_heading = "Input")]
+    pub records: Option<RecordsArg>,
+
+    /// With --records jsonl: the field holding the text.
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "text",
+        help_heading = "Input"
+    )]
+    pub text_field: String,
+
+    /// With --records jsonl: the field holding the id (default: the line number).
+    #[arg(long, value_name = "NAME", help_heading = "Input")]
+    pub id_field: Option<String>,
+
+    /// Search fingerprints saved by `simdup fingerprint` instead of reading documents (`-`: stdin).
+    #[arg(long, value_name = "FILE", num_args = 1.., help_heading = "Input")]
+    pub fingerprints: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub search: SearchArgs,
+
+    /// Re-read each pair and add the exact Jaccard of their feature sets.
+    #[arg(long, help_heading = "Output")]
+    pub verify: bool,
+
+    /// With --verify: drop pairs whose exact Jaccard is below J (0-1).
+    #[arg(long, value_name = "J", requires = "verify", value_parser = parse_fraction, help_heading = "Output")]
+    pub min_jaccard: Option<f64>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = FormatArg::Table, help_heading = "Output")]
+    pub format: FormatArg,
+
+    /// Report groups (connected components) instead of pairs.
+    #[arg(long, help_heading = "Output")]
+    pub groups: bool,
+
+    /// Exit with code 1 when near-duplicates are found (for CI).
+    #[arg(long, help_heading = "Output")]
+    pub fail_on_duplicates: bool,
+
+    /// No summary and no progress bar on stderr (errors are still printed).
+    #[arg(short, long, help_heading = "Output")]
+    pub quiet: bool,
+
+    /// Also name every skipped and empty input on stderr.
+    #[arg(short, long, conflicts_with = "quiet", help_heading = "Output")]
+    pub verbose: bool,
+
+    /// Worker threads (default: one per core).
+    #[arg(short = 'j', long, value_name = "N", default_value_t = 0)]
+    pub threads: usize,
+}
+
+fn parse_fraction(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(value) if (0.0..=1.0).contains(&value) => Ok(value),
+        _ => Err(format!("expected a number from 0 to 1, got '{text}'")),
+    }
+}
+
+/// Runs `simdup scan`.
+pub fn run(args: ScanArgs) -> anyhow::Result<ExitCode> {
+    super::set_threads(args.threads)?;
+    let options = ScanOptions {
+        features: args.features.to_options()?,
+        walk: args.walk.to_options(),
+        search: args.search.to_options(),
+        min_features: args.search.min_features,
+        verify: args.verify,
+        min_jaccard: args.min_jaccard,
+        progress: !args.quiet,
+    };
+    let inputs = inputs(&args)?;
+    let mut diag = Diagnostics::new(args.verbose);
+    let report = crate::scan::scan(&inputs, &options, &mut diag)?;
+
+    let format = match args.format {
+        FormatArg::Table => Format::Table,
+        FormatArg::Json => Format::Json,
+        FormatArg::Jsonl => Format::Jsonl,
+        FormatArg::Csv => Format::Csv,
+    };
+    let listing = if args.groups {
+        Listing::Groups
+    } else {
+        Listing::Pairs
+    };
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    report::write(&report, format, listing, &mut out)?;
+    out.flush()?;
+    if !args.quiet {
+        report::write_summary(&report, &mut io::stderr().lock())?;
+    }
+    let found = report.stats.pairs_found > 0;
+    Ok(ExitCode::from(report::exit_code(
+        diag.errored(),
+        found,
+        args.fail_on_duplicates,
+    )))
+}
+
+/// Chooses the input mode; conflicting modes are an error.
+fn inputs(args: &ScanArgs) -> anyhow::Result<Inputs> {
+    let stdin_records = args.paths.len() == 1 && super::is_stdin(&args.paths[0]);
+    let modes = [
+        args.files_from.is_some(),
+        args.records.is_some() || stdin_records,
+        !args.fingerprints.is_empty(),
+    ];
+    if modes.iter().filter(|&&mode| mode).count() > 1 {
+        anyhow::bail!("choose one input: PATHs, --files-from, --records (or -), or --fingerprints");
+    }
+    if (args.files_from.is_some() || args.records.is_some() || !args.fingerprints.is_empty())
+        && !args.paths.is_empty()
+        && !stdin_records
+    {
+        anyhow::bail!(
+            "PATH arguments cannot be combined with --files-from, --records or --fingerprints"
+        );
+    }
+    Ok(Inputs::Paths(super::default_paths(args.paths.clone())))
+}
