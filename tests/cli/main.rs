@@ -1,1 +1,10 @@
-//! CLI tests: one binary that runs the built `simdup` on fixtures and temp dirs.
+//! CLI tests: one binary that runs the built `simdup` on fixtures and
+//! temporary directories (one test binary links once, which matters on
+//! two cores).
+
+mod compare;
+mod completions;
+mod fingerprint;
+mod inputs;
+mod scan;
+mod util;

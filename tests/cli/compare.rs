@@ -1,0 +1,87 @@
+//! `simdup compare`: distance, similarity and exact Jaccard of two documents.
+
+use crate::util::{TestDir, stderr, stdout};
+
+/// Seed 003 (the hashing lecture), address case 2: Jaccard 46/57 = 0.807
+/// on character bigrams, and case 1: two unrelated addresses.
+const CASE_2: [&str; 2] = [
+    "One Stop Bakery, 1304 High St Rd, Wantirna, VIC, 3152",
+    "One Stop Bakery, 1304 High Street Rd, Wantirna South, VIC, 3152",
+];
+const CASE_1: [&str; 2] = [
+    "Burra Hotel, 5 Market Sq, Burra, SA, 5417",
+    "Camping Country Superstore, 401 Pacific Hwy, Belmont North, NSW, 2280",
+];
+
+fn compare(pair: [&str; 2]) -> serde_json::Value {
+    let dir = TestDir::new();
+    dir.create("a.txt", pair[0]);
+    dir.create("b.txt", pair[1]);
+    let output = dir
+        .simdup()
+        .args([
+            "compare",
+            "a.txt",
+            "b.txt",
+            "--shingle",
+            "chars:2",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+#[test]
+fn the_lecture_address_cases() {
+    let near = compare(CASE_2);
+    let far = compare(CASE_1);
+    let jaccard = near["jaccard"].as_f64().unwrap();
+    assert!((jaccard - 0.807).abs() < 0.08, "{jaccard}");
+    assert!(far["jaccard"].as_f64().unwrap() < 0.2);
+    let (near_distance, far_distance) = (
+        near["distance"].as_u64().unwrap(),
+        far["distance"].as_u64().unwrap(),
+    );
+    assert!(
+        near_distance + 8 <= far_distance,
+        "{near_distance} vs {far_distance}"
+    );
+    let similarity = near["similarity"].as_f64().unwrap();
+    assert_eq!(similarity, 1.0 - near_distance as f64 / 64.0);
+    for key in ["a", "b", "a_simhash", "b_simhash", "options", "digest"] {
+        assert!(near[key].is_string(), "{key}");
+    }
+}
+
+#[test]
+fn text_output_names_each_figure() {
+    let dir = TestDir::new();
+    dir.create("a.txt", CASE_2[0]);
+    let output = dir
+        .simdup()
+        .args(["compare", "a.txt", "-", "--shingle", "chars:2"])
+        .write_stdin(CASE_2[0])
+        .output()
+        .unwrap();
+    let text = stdout(&output);
+    assert!(
+        text.starts_with("distance    0\nsimilarity  1.000000\njaccard     1.000000\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_missing_document_is_an_error() {
+    let dir = TestDir::new();
+    dir.create("a.txt", CASE_2[0]);
+    let output = dir
+        .simdup()
+        .args(["compare", "a.txt", "nope.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("nope.txt"));
+}

@@ -1,0 +1,37 @@
+//! Completions and the man page in completions/ are what the binary
+//! generates now: a changed flag without regenerating them fails here.
+
+use crate::util::{repo, simdup};
+
+const SHELLS: [(&str, &str); 5] = [
+    ("bash", "simdup.bash"),
+    ("zsh", "_simdup"),
+    ("fish", "simdup.fish"),
+    ("elvish", "simdup.elv"),
+    ("powershell", "_simdup.ps1"),
+];
+
+#[test]
+fn completions_are_current() {
+    for (shell, file) in SHELLS {
+        let generated = simdup().args(["completions", shell]).output().unwrap();
+        assert_eq!(generated.status.code(), Some(0));
+        let committed = std::fs::read(repo().join("completions").join(file)).unwrap_or_default();
+        assert!(
+            committed == generated.stdout,
+            "completions/{file} is out of date: run `cargo run -- completions {shell} > completions/{file}`"
+        );
+    }
+}
+
+#[test]
+fn man_page_is_current() {
+    let generated = simdup().arg("man").output().unwrap();
+    assert_eq!(generated.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&generated.stdout).contains(".TH simdup"));
+    let committed = std::fs::read(repo().join("completions/simdup.1")).unwrap_or_default();
+    assert!(
+        committed == generated.stdout,
+        "completions/simdup.1 is out of date: run `cargo run -- man > completions/simdup.1`"
+    );
+}

@@ -1,0 +1,215 @@
+//! `simdup fingerprint`: sha256sum-style lines, JSON Lines, stdin, errors.
+
+use crate::util::{TestDir, json_lines, simdup, stderr, stdout, text};
+
+#[test]
+fn one_line_per_document_after_a_header() {
+    let dir = TestDir::new();
+    dir.create("d/a.txt", text(1, 200));
+    dir.create("d/b.txt", text(2, 200));
+    let output = dir.simdup().args(["fingerprint", "d"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3);
+    assert!(
+        lines[0].starts_with("# simdup fingerprint options=words:3"),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[0].contains(" digest="));
+    for (line, name) in lines[1..].iter().zip(["d/a.txt", "d/b.txt"]) {
+        let (hex, path) = line.split_once("  ").unwrap();
+        assert_eq!(hex.len(), 16);
+        assert!(u64::from_str_radix(hex, 16).is_ok());
+        assert_eq!(path, name);
+    }
+}
+
+#[test]
+fn stdin_is_one_document_and_matches_the_file() {
+    let dir = TestDir::new();
+    let body = text(3, 300);
+    dir.create("a.txt", &body);
+    let from_file = dir
+        .simdup()
+        .args(["fingerprint", "a.txt"])
+        .output()
+        .unwrap();
+    let from_stdin = simdup()
+        .arg("fingerprint")
+        .write_stdin(body)
+        .output()
+        .unwrap();
+    let hex =
+        |output: &std::process::Output| stdout(output).lines().nth(1).unwrap()[..16].to_string();
+    assert_eq!(hex(&from_file), hex(&from_stdin));
+    assert!(stdout(&from_stdin).lines().nth(1).unwrap().ends_with("  -"));
+}
+
+#[test]
+fn jsonl_counts_features_and_bytes() {
+    let dir = TestDir::new();
+    dir.create("a.txt", "alpha beta gamma delta");
+    dir.create("empty.txt", "");
+    let output = dir
+        .simdup()
+        .args(["fingerprint", "a.txt", "empty.txt", "--format", "jsonl"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let lines = json_lines(&output.stdout);
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["path"], "a.txt");
+    assert_eq!(
+        lines[0]["features"], 2,
+        "four words make two word 3-shingles"
+    );
+    assert_eq!(lines[0]["bytes"], 22);
+    assert!(lines[0]["digest"].is_string());
+    assert!(lines[1]["simhash"].is_null());
+    assert_eq!(lines[1]["features"], 0);
+    assert!(stderr(&output).contains("empty.txt: no features"));
+}
+
+#[test]
+fn an_empty_document_has_no_text_line_but_a_message() {
+    let dir = TestDir::new();
+    dir.create("empty.txt", "");
+    let output = dir
+        .simdup()
+        .args(["fingerprint", "empty.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout(&output).lines().count(), 1, "only the header");
+    assert!(stderr(&output).contains("empty.txt"));
+}
+
+#[test]
+fn a_missing_path_is_named_and_the_others_still_print() {
+    let dir = TestDir::new();
+    dir.create("a.txt", text(4, 100));
+    let output = dir
+        .simdup()
+        .args(["fingerprint", "missing.txt", "a.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("missing.txt"));
+    assert!(stdout(&output).contains("  a.txt\n"));
+}
+
+#[test]
+fn bad_option_values_are_clear_errors() {
+    let dir = TestDir::new();
+    dir.create("a.txt", text(4, 100));
+    for (args, expected) in [
+        (vec!["--shingle", "words:0"], "words:0"),
+        (vec!["--shingle", "chars:x"], "chars:x"),
+        (vec!["--shingle", "lines:3"], "lines:3"),
+        (
+            vec!["--vocabulary", "no-such-vocabulary"],
+            "no-such-vocabulary",
+        ),
+        (vec!["--sdr", "10:20"], "10:20"),
+    ] {
+        let output = dir
+            .simdup()
+            .arg("fingerprint")
+            .args(&args)
+            .arg("a.txt")
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        assert!(
+            stderr(&output).contains(expected),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+}
+
+#[test]
+fn a_malformed_vocabulary_names_its_line() {
+    let dir = TestDir::new();
+    dir.create("a.txt", text(4, 100));
+    dir.create("vocab.txt", "the 1\nriver two\n");
+    let output = dir
+        .simdup()
+        .args(["fingerprint", "--vocabulary", "vocab.txt", "a.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("vocab.txt:2"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn sdr_prints_active_indices() {
+    let dir = TestDir::new();
+    dir.create("a.txt", text(5, 100));
+    let output = dir
+        .simdup()
+        .args(["fingerprint", "--sdr", "400:21", "a.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let line = stdout(&output);
+    let (bits, name) = line.trim_end().split_once("  ").unwrap();
+    assert_eq!(name, "a.txt");
+    let bits: Vec<usize> = bits.split(',').map(|bit| bit.parse().unwrap()).collect();
+    assert!(bits.len() >= 21, "{bits:?}");
+    assert!(bits.windows(2).all(|pair| pair[0] < pair[1]));
+    assert!(bits.iter().all(|&bit| bit < 400));
+}
+
+#[test]
+fn chinese_text_fingerprints_sensibly() {
+    let dir = TestDir::new();
+    let original = "传统的哈希算法只负责将原始内容尽量均匀随机地映射为一个签名值，原理上仅相当于伪随机数产生算法。\
+                    而局部敏感哈希算法可以将原始的文本内容映射为数字，而且较为相近的文本内容对应的签名也比较相近。";
+    let edited = original.replace("均匀", "平均");
+    dir.create("a.txt", original);
+    dir.create("b.txt", &edited);
+    dir.create("c.txt", "完全不同的一段文字，讲的是天气、城市和一条安静的河流，与上面的算法毫无关系，只是为了比较而写的句子。");
+    let near = dir
+        .simdup()
+        .args(["compare", "a.txt", "b.txt", "--format", "json"])
+        .output()
+        .unwrap();
+    let far = dir
+        .simdup()
+        .args(["compare", "a.txt", "c.txt", "--format", "json"])
+        .output()
+        .unwrap();
+    let near: serde_json::Value = serde_json::from_slice(&near.stdout).unwrap();
+    let far: serde_json::Value = serde_json::from_slice(&far.stdout).unwrap();
+    assert!(
+        near["a_features"].as_u64().unwrap() > 50,
+        "each ideograph is a token"
+    );
+    assert!(near["jaccard"].as_f64().unwrap() > 0.8);
+    assert!(far["jaccard"].as_f64().unwrap() < 0.1);
+    assert!(near["distance"].as_u64().unwrap() < far["distance"].as_u64().unwrap());
+}
+
+#[test]
+fn invalid_utf8_never_errors() {
+    let dir = TestDir::new();
+    dir.create(
+        "bad.txt",
+        b"valid words \xff\xfe then more words and more words\n",
+    );
+    let output = dir
+        .simdup()
+        .args(["fingerprint", "bad.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout(&output).lines().count(), 2);
+}

@@ -1,0 +1,287 @@
+//! Every way documents reach `simdup scan`: records on stdin, path lists,
+//! saved fingerprints, and the awkward files a tree can hold.
+
+use std::os::unix::fs::PermissionsExt;
+
+use crate::util::{TestDir, json_lines, permissions_apply, stderr, stdout, text};
+
+const ADDRESSES: &str = "\
+Burra Hotel, 5 Market Sq, Burra, SA, 5417
+Camping Country Superstore, 401 Pacific Hwy, Belmont North, NSW, 2280
+One Stop Bakery, 1304 High St Rd, Wantirna, VIC, 3152
+One Stop Bakery, 1304 High Street Rd, Wantirna South, VIC, 3152
+Weaver Interiors, 955 Pacific Hwy, Pymble, NSW, 2073
+Weaver Interiors, 997 Pacific Hwy, Pymble, NSW, 2073
+";
+
+#[test]
+fn address_lines_from_stdin_find_their_near_duplicates() {
+    let output = crate::util::simdup()
+        .args([
+            "scan",
+            "-",
+            "--shingle",
+            "chars:3",
+            "-k",
+            "12",
+            "--format",
+            "jsonl",
+        ])
+        .write_stdin(ADDRESSES)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let pairs: Vec<(String, String)> = json_lines(&output.stdout)
+        .iter()
+        .map(|pair| {
+            (
+                pair["a"].as_str().unwrap().into(),
+                pair["b"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    // Record ids are line numbers.
+    assert!(pairs.contains(&("3".into(), "4".into())), "{pairs:?}");
+    assert!(pairs.contains(&("5".into(), "6".into())), "{pairs:?}");
+    assert!(!pairs.contains(&("1".into(), "2".into())), "{pairs:?}");
+}
+
+#[test]
+fn json_lines_records_use_their_id_and_text_fields() {
+    let body = text(5, 300);
+    let records = format!(
+        "{}\n{}\n{}\n",
+        serde_json::json!({"key": "first", "body": body}),
+        serde_json::json!({"key": "second", "body": body}),
+        serde_json::json!({"key": 3, "body": text(6, 300)}),
+    );
+    let output = crate::util::simdup()
+        .args([
+            "scan",
+            "--records",
+            "jsonl",
+            "--text-field",
+            "body",
+            "--id-field",
+            "key",
+        ])
+        .args(["--format", "jsonl"])
+        .write_stdin(records)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let pairs = json_lines(&output.stdout);
+    assert_eq!(pairs.len(), 1);
+    assert_eq!(pairs[0]["a"], "first");
+    assert_eq!(pairs[0]["b"], "second");
+}
+
+#[test]
+fn a_malformed_json_line_names_its_line_number() {
+    let records = "{\"text\": \"fine\"}\n{\"text\": broken}\n{\"text\": \"also fine\"}\n";
+    let output = crate::util::simdup()
+        .args(["scan", "--records", "jsonl"])
+        .write_stdin(records)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains(":2:"), "{}", stderr(&output));
+}
+
+#[test]
+fn nul_separated_records() {
+    let body = text(8, 200);
+    let input = format!("{body}\0{body}\0{}\0", text(9, 200));
+    let output = crate::util::simdup()
+        .args(["scan", "--records", "nul", "--format", "csv"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&output), "a,b,distance,similarity\n1,2,0,1\n");
+}
+
+#[test]
+fn verify_works_on_records_from_stdin() {
+    let body = text(10, 300);
+    let input = format!("{}\n{}\n", body.replace('\n', " "), body.replace('\n', " "));
+    let output = crate::util::simdup()
+        .args(["scan", "-", "--verify", "--format", "jsonl"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let pairs = json_lines(&output.stdout);
+    assert_eq!(pairs[0]["jaccard"], 1.0);
+}
+
+#[test]
+fn files_from_reads_nul_separated_paths() {
+    let dir = TestDir::new();
+    let body = text(12, 300);
+    dir.create("a b.txt", &body);
+    dir.create("c.txt", &body);
+    dir.create("ignored.txt", &body);
+    let output = dir
+        .simdup()
+        .args(["scan", "--files-from", "-", "-0", "--format", "csv"])
+        .write_stdin("a b.txt\0c.txt\0")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        "a,b,distance,similarity\na b.txt,c.txt,0,1\n"
+    );
+}
+
+#[test]
+fn the_same_file_twice_is_one_document() {
+    let dir = TestDir::new();
+    dir.create("d/a.txt", text(13, 300));
+    let output = dir
+        .simdup()
+        .args(["scan", "d", "d/a.txt", "./d", "--format", "json"])
+        .output()
+        .unwrap();
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(value["stats"]["fingerprinted"], 1);
+    assert_eq!(value["pairs"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn a_fifo_is_skipped_not_read() {
+    let dir = TestDir::new();
+    dir.create("d/a.txt", text(14, 300));
+    let made = std::process::Command::new("mkfifo")
+        .arg(dir.path().join("d/pipe"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let output = dir
+        .simdup()
+        .args(["scan", "d", "--format", "json"])
+        .timeout(std::time::Duration::from_secs(20))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(value["stats"]["skipped"]["not_regular"], 1);
+}
+
+#[test]
+fn a_symlink_loop_is_reported_not_followed() {
+    let dir = TestDir::new();
+    dir.create("d/a.txt", text(15, 300));
+    std::os::unix::fs::symlink("..", dir.path().join("d/up")).unwrap();
+    let output = dir
+        .simdup()
+        .args(["scan", "d", "-L", "--format", "json"])
+        .timeout(std::time::Duration::from_secs(20))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("d/up"), "{}", stderr(&output));
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(value["stats"]["fingerprinted"], 1);
+}
+
+#[test]
+fn an_unreadable_file_is_reported_and_the_run_goes_on() {
+    let dir = TestDir::new();
+    if !permissions_apply(&dir) {
+        eprintln!("skipped: permissions do not apply to this user (root)");
+        return;
+    }
+    let body = text(16, 300);
+    dir.create("d/a.txt", &body);
+    dir.create("d/b.txt", &body);
+    let locked = dir.create("d/locked.txt", &body);
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+    let output = dir
+        .simdup()
+        .args(["scan", "d", "--format", "jsonl"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("d/locked.txt"));
+    assert_eq!(json_lines(&output.stdout).len(), 1);
+}
+
+#[test]
+fn saved_fingerprints_are_searched_like_documents() {
+    let dir = TestDir::new();
+    let body = text(17, 400);
+    dir.create("d/a.txt", &body);
+    dir.create("d/b.txt", &body);
+    dir.create("d/c.txt", text(18, 400));
+    for format in ["text", "jsonl"] {
+        let saved = dir
+            .simdup()
+            .args(["fingerprint", "d", "--format", format])
+            .output()
+            .unwrap();
+        assert_eq!(saved.status.code(), Some(0));
+        dir.create(&format!("saved.{format}"), &saved.stdout);
+        let output = dir
+            .simdup()
+            .args([
+                "scan",
+                "--fingerprints",
+                &format!("saved.{format}"),
+                "--format",
+                "csv",
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        assert_eq!(
+            stdout(&output),
+            "a,b,distance,similarity\nd/a.txt,d/b.txt,0,1\n"
+        );
+    }
+}
+
+#[test]
+fn fingerprints_made_with_other_options_are_refused() {
+    let dir = TestDir::new();
+    dir.create("d/a.txt", text(19, 300));
+    for (name, shingle) in [("one.jsonl", "words:3"), ("two.jsonl", "chars:5")] {
+        let saved = dir
+            .simdup()
+            .args([
+                "fingerprint",
+                "d",
+                "--format",
+                "jsonl",
+                "--shingle",
+                shingle,
+            ])
+            .output()
+            .unwrap();
+        dir.create(name, &saved.stdout);
+    }
+    let output = dir
+        .simdup()
+        .args(["scan", "--fingerprints", "one.jsonl", "two.jsonl"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(
+        message.contains("one.jsonl") && message.contains("two.jsonl"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_malformed_fingerprint_line_names_file_and_line() {
+    let dir = TestDir::new();
+    dir.create("bad.txt", "0123456789abcdef  a.txt\nnot a fingerprint\n");
+    let output = dir
+        .simdup()
+        .args(["scan", "--fingerprints", "bad.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("bad.txt:2"), "{}", stderr(&output));
+}

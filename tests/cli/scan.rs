@@ -1,0 +1,408 @@
+//! `simdup scan` on directories: pairs, groups, formats, exit codes,
+//! determinism and pipes.
+
+use std::io::Read;
+use std::process::Stdio;
+
+use serde::Deserialize;
+
+use crate::util::{TestDir, edit, json_lines, stderr, stdout, text};
+
+/// A directory with one near-duplicate pair, one exact copy and unrelated text.
+fn corpus() -> TestDir {
+    let dir = TestDir::new();
+    let original = text(1, 600);
+    dir.create("docs/original.txt", &original);
+    dir.create("docs/edited.txt", edit(&original, &[100]));
+    dir.create("docs/nested/copy.txt", &original);
+    dir.create("docs/other.txt", text(2, 600));
+    dir.create("docs/third.txt", text(3, 300));
+    dir
+}
+
+#[derive(Debug, Deserialize)]
+struct JsonReport {
+    version: u32,
+    params: JsonParams,
+    stats: JsonStats,
+    pairs: Vec<JsonPair>,
+    groups: Vec<JsonGroup>,
+}
+
+#[derive(Debug, Deserialize)]
+struct JsonParams {
+    method: String,
+    max_distance: u32,
+    exact: bool,
+    features: String,
+    digest: String,
+}
+
+#[derive(Debug, Deserialize)]
+struct JsonStats {
+    inputs: u64,
+    fingerprinted: u64,
+    skipped: std::collections::BTreeMap<String, u64>,
+    errors: u64,
+    bytes: u64,
+    pairs_found: u64,
+    seconds: std::collections::BTreeMap<String, f64>,
+}
+
+#[derive(Debug, Deserialize, PartialEq)]
+struct JsonPair {
+    a: String,
+    b: String,
+    distance: u32,
+    similarity: f64,
+    jaccard: Option<f64>,
+}
+
+#[derive(Debug, Deserialize)]
+struct JsonGroup {
+    id: usize,
+    members: Vec<String>,
+}
+
+fn json_report(output: &std::process::Output) -> JsonReport {
+    serde_json::from_slice(&output.stdout).expect("valid JSON report")
+}
+
+#[test]
+fn finds_the_near_duplicates_and_only_them() {
+    let dir = corpus();
+    let output = dir
+        .simdup()
+        .args(["scan", "docs", "-k", "6", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let report = json_report(&output);
+    assert_eq!(report.version, 1);
+    assert_eq!(report.params.method, "exact");
+    assert_eq!(report.params.max_distance, 6);
+    assert!(report.params.exact);
+    assert!(report.params.features.starts_with("words:3"));
+    assert!(!report.params.digest.is_empty());
+    assert_eq!(report.stats.inputs, 5);
+    assert_eq!(report.stats.fingerprinted, 5);
+    assert_eq!(report.stats.errors, 0);
+    assert!(report.stats.bytes > 8000);
+    assert!(report.stats.seconds.contains_key("search"));
+    let names: Vec<(&str, &str)> = report
+        .pairs
+        .iter()
+        .map(|pair| (pair.a.as_str(), pair.b.as_str()))
+        .collect();
+    // Ids follow the walk: each directory's entries sorted by name, so
+    // edited.txt, nested/copy.txt, original.txt; pairs sort by distance, a, b.
+    assert_eq!(
+        names,
+        [
+            ("docs/nested/copy.txt", "docs/original.txt"),
+            ("docs/edited.txt", "docs/nested/copy.txt"),
+            ("docs/edited.txt", "docs/original.txt"),
+        ]
+    );
+    assert_eq!(report.pairs[0].distance, 0, "the exact copy sorts first");
+    assert_eq!(report.pairs[0].similarity, 1.0);
+    assert!(report.pairs[1].distance == report.pairs[2].distance);
+    assert!(report.pairs[1].distance <= 6);
+    assert_eq!(report.stats.pairs_found, 3);
+    assert_eq!(report.groups.len(), 1);
+    assert_eq!(report.groups[0].id, 1);
+    assert_eq!(report.groups[0].members.len(), 3);
+}
+
+#[test]
+fn table_lists_pairs_with_aligned_columns() {
+    let dir = corpus();
+    let output = dir
+        .simdup()
+        .args(["scan", "docs", "-k", "6"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let table = stdout(&output);
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(lines.len(), 4, "{table}");
+    assert!(lines[0].starts_with("distance  similarity  a"));
+    assert!(
+        lines[1]
+            .trim_start()
+            .starts_with("0      1.0000  docs/nested/copy.txt  docs/original.txt")
+    );
+    // The summary goes to stderr.
+    assert!(
+        stderr(&output).contains("5 inputs: 5 fingerprinted"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(stderr(&output).contains("3 pairs in 1 groups"));
+}
+
+#[test]
+fn groups_instead_of_pairs_in_every_format() {
+    let dir = corpus();
+    let table = dir
+        .simdup()
+        .args(["scan", "docs", "-k", "6", "--groups"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        stdout(&table),
+        "group 1: 3 documents\n  docs/edited.txt\n  docs/nested/copy.txt\n  docs/original.txt\n"
+    );
+    let lines = dir
+        .simdup()
+        .args(["scan", "docs", "-k", "6", "--groups", "--format", "jsonl"])
+        .output()
+        .unwrap();
+    let groups = json_lines(&lines.stdout);
+    assert_eq!(groups.len(), 1);
+    assert_eq!(groups[0]["members"][2], "docs/original.txt");
+    let csv = dir
+        .simdup()
+        .args(["scan", "docs", "-k", "6", "--groups", "--format", "csv"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        stdout(&csv),
+        "group,member\n1,docs/edited.txt\n1,docs/nested/copy.txt\n1,docs/original.txt\n"
+    );
+    let json = dir
+        .simdup()
+        .args(["scan", "docs", "-k", "6", "--groups", "--format", "json"])
+        .output()
+        .unwrap();
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert!(value.get("pairs").is_none());
+    assert_eq!(value["groups"][0]["members"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn csv_has_a_header_and_quotes_names() {
+    let dir = TestDir::new();
+    let body = text(7, 400);
+    dir.create("d/plain.txt", &body);
+    dir.create("d/with, comma.txt", &body);
+    let output = dir
+        .simdup()
+        .args(["scan", "d", "--format", "csv"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        stdout(&output),
+        "a,b,distance,similarity\nd/plain.txt,\"d/with, comma.txt\",0,1\n"
+    );
+}
+
+#[test]
+fn exit_codes_follow_the_ci_switch() {
+    let dir = corpus();
+    let found = dir.simdup().args(["scan", "docs", "-q"]).output().unwrap();
+    assert_eq!(found.status.code(), Some(0));
+    assert!(found.stderr.is_empty(), "-q prints no summary");
+    let failed = dir
+        .simdup()
+        .args(["scan", "docs", "-q", "--fail-on-duplicates"])
+        .output()
+        .unwrap();
+    assert_eq!(failed.status.code(), Some(1));
+    let clean = dir
+        .simdup()
+        .args([
+            "scan",
+            "docs/other.txt",
+            "docs/third.txt",
+            "--fail-on-duplicates",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(clean.status.code(), Some(0));
+}
+
+#[test]
+fn a_missing_path_is_an_error_but_the_rest_is_reported() {
+    let dir = corpus();
+    let output = dir
+        .simdup()
+        .args([
+            "scan",
+            "docs",
+            "no-such-dir",
+            "--format",
+            "jsonl",
+            "-k",
+            "6",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("no-such-dir"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(json_lines(&output.stdout).len(), 3);
+}
+
+#[test]
+fn output_is_identical_with_one_or_two_threads() {
+    let dir = TestDir::new();
+    for index in 0..60 {
+        let body = text(index / 3, 300 + (index as usize % 3));
+        dir.create(&format!("d/{:02}/{index}.txt", index % 7), body);
+    }
+    let run = |threads: &str| {
+        dir.simdup()
+            .args(["scan", "d", "-k", "8", "--format", "jsonl", "-j", threads])
+            .output()
+            .unwrap()
+    };
+    let one = run("1");
+    let two = run("2");
+    assert_eq!(one.status.code(), Some(0));
+    assert!(json_lines(&one.stdout).len() >= 20);
+    assert_eq!(one.stdout, two.stdout);
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    let dir = TestDir::new();
+    let body = text(11, 200);
+    for index in 0..150 {
+        dir.create(&format!("d/{index:03}.txt"), &body);
+    }
+    // 150 identical files make 11,175 pairs: far more than a pipe buffer.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_simdup"))
+        .current_dir(dir.path())
+        .args(["scan", "d"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 64];
+    child
+        .stdout
+        .as_mut()
+        .unwrap()
+        .read_exact(&mut first)
+        .unwrap();
+    drop(child.stdout.take());
+    let mut errors = String::new();
+    child
+        .stderr
+        .as_mut()
+        .unwrap()
+        .read_to_string(&mut errors)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "{errors}");
+    assert!(!errors.contains("panicked"), "{errors}");
+    assert!(!errors.contains("Broken pipe"), "{errors}");
+}
+
+#[test]
+fn verify_adds_exact_jaccard_and_min_jaccard_filters() {
+    let dir = corpus();
+    let output = dir
+        .simdup()
+        .args(["scan", "docs", "-k", "6", "--verify", "--format", "jsonl"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let pairs = json_lines(&output.stdout);
+    assert_eq!(pairs.len(), 3);
+    assert_eq!(pairs[0]["jaccard"], 1.0);
+    let jaccard = pairs[1]["jaccard"].as_f64().unwrap();
+    // One word of 600 replaced: 3 of ~598 word 3-shingles change.
+    assert!(jaccard > 0.98 && jaccard < 1.0, "{jaccard}");
+
+    let strict = dir
+        .simdup()
+        .args([
+            "scan",
+            "docs",
+            "-k",
+            "6",
+            "--verify",
+            "--min-jaccard",
+            "0.999",
+        ])
+        .args(["--format", "jsonl"])
+        .output()
+        .unwrap();
+    let pairs = json_lines(&strict.stdout);
+    assert_eq!(pairs.len(), 1);
+    assert_eq!(pairs[0]["distance"], 0);
+}
+
+#[test]
+fn short_documents_match_only_by_exact_content() {
+    let dir = TestDir::new();
+    dir.create("d/a.txt", "one two three four");
+    dir.create("d/b.txt", "one two three four");
+    dir.create("d/c.txt", "one two three five");
+    dir.create("d/empty.txt", "");
+    dir.create("d/empty2.txt", "  ...  ");
+    let output = dir
+        .simdup()
+        .args(["scan", "d", "-k", "32", "--format", "json"])
+        .output()
+        .unwrap();
+    let report = json_report(&output);
+    assert_eq!(report.pairs.len(), 1, "{:?}", report.pairs);
+    assert_eq!(
+        (report.pairs[0].a.as_str(), report.pairs[0].b.as_str()),
+        ("d/a.txt", "d/b.txt")
+    );
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(value["stats"]["too_short"], 3);
+    assert_eq!(value["stats"]["empty"], 2);
+    assert_eq!(value["stats"]["inputs"], 5);
+}
+
+#[test]
+fn every_input_is_accounted_for() {
+    let dir = TestDir::new();
+    dir.create("d/a.txt", text(1, 300));
+    dir.create("d/b.bin", b"abc\0def");
+    dir.create("d/.hidden.txt", text(1, 300));
+    dir.create("d/empty.txt", "");
+    dir.create("d/short.txt", "tiny");
+    let output = dir
+        .simdup()
+        .args(["scan", "d", "--format", "json"])
+        .output()
+        .unwrap();
+    let report = json_report(&output);
+    let stats = &report.stats;
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let accounted = stats.fingerprinted
+        + value["stats"]["too_short"].as_u64().unwrap()
+        + value["stats"]["empty"].as_u64().unwrap()
+        + stats.skipped.values().sum::<u64>()
+        + stats.errors;
+    assert_eq!(stats.inputs, 5);
+    assert_eq!(accounted, stats.inputs);
+    assert_eq!(stats.skipped.get("binary"), Some(&1));
+    assert_eq!(stats.skipped.get("hidden"), Some(&1));
+}
+
+#[test]
+fn bad_arguments_exit_2_before_any_work() {
+    let dir = corpus();
+    for args in [
+        vec!["scan", "docs", "-k", "65"],
+        vec!["scan", "docs", "--shingle", "words:0"],
+        vec!["scan", "docs", "--shingle", "chars:x"],
+        vec!["scan", "docs", "--min-jaccard", "2", "--verify"],
+        vec!["scan", "docs", "--method", "fastest"],
+    ] {
+        let output = dir.simdup().args(&args).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        assert!(!stderr(&output).is_empty(), "{args:?}");
+    }
+}

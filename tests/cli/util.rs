@@ -1,0 +1,120 @@
+//! Test helpers: a fresh temporary directory per test, the built binary,
+//! and deterministic English-like text to make near-duplicates from.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+/// A temporary directory, removed when dropped.
+pub struct TestDir {
+    dir: tempfile::TempDir,
+}
+
+impl TestDir {
+    pub fn new() -> TestDir {
+        TestDir {
+            dir: tempfile::tempdir().expect("temporary directory"),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Writes a file (creating parent directories) and returns its path.
+    pub fn create(&self, relative: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.path().join(relative);
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).unwrap();
+        }
+        fs::write(&path, contents).unwrap();
+        path
+    }
+
+    /// `simdup` run in this directory.
+    pub fn simdup(&self) -> Command {
+        let mut command = simdup();
+        command.current_dir(self.path());
+        command
+    }
+}
+
+/// The built `simdup` binary.
+pub fn simdup() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_simdup"))
+}
+
+/// The repository root (fixtures live there).
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+const WORDS: &[&str] = &[
+    "the", "of", "and", "to", "in", "a", "is", "that", "for", "it", "as", "was", "with", "be",
+    "by", "on", "not", "he", "this", "are", "or", "his", "from", "at", "which", "but", "have",
+    "an", "had", "they", "you", "were", "their", "one", "all", "we", "can", "her", "has", "there",
+    "been", "if", "more", "when", "will", "would", "who", "so", "no", "river", "garden", "winter",
+    "letter", "station", "harbour", "lantern", "orchard", "valley", "market", "engine", "window",
+    "bridge", "signal", "meadow", "copper", "thunder", "archive", "ledger", "compass", "quarry",
+    "violet", "saddle", "tunnel", "furnace", "pepper", "marble", "candle",
+];
+
+/// Deterministic pseudo-random text of `words` words.
+pub fn text(seed: u64, words: usize) -> String {
+    let mut state = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    let mut out = String::new();
+    for index in 0..words {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let word = WORDS[(state >> 33) as usize % WORDS.len()];
+        if index > 0 {
+            out.push(if index % 12 == 0 { '\n' } else { ' ' });
+        }
+        out.push_str(word);
+    }
+    out.push('\n');
+    out
+}
+
+/// `text` with the word at each of `positions` replaced.
+pub fn edit(text: &str, positions: &[usize]) -> String {
+    let mut words: Vec<String> = text.split(' ').map(str::to_string).collect();
+    for &position in positions {
+        words[position] = format!("edited{position}");
+    }
+    words.join(" ")
+}
+
+/// Parses JSON Lines output.
+pub fn json_lines(output: &[u8]) -> Vec<serde_json::Value> {
+    std::str::from_utf8(output)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+/// Stdout as a string.
+pub fn stdout(output: &std::process::Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+/// Stderr as a string.
+pub fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+/// Whether this process can be denied permission (root cannot).
+pub fn permissions_apply(dir: &TestDir) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let probe = dir.create("probe", "x");
+    fs::set_permissions(&probe, fs::Permissions::from_mode(0o000)).unwrap();
+    let denied = fs::read(&probe).is_err();
+    fs::set_permissions(&probe, fs::Permissions::from_mode(0o644)).unwrap();
+    fs::remove_file(probe).unwrap();
+    denied
+}
