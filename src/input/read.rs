@@ -111,4 +111,134 @@ mod tests {
         );
         assert!(out.len() <= 5);
     }
+
+    mod files {
+        use super::super::super::{FileDocument, SkipReason, WalkOptions, open_document};
+        use std::io::{Read, Write};
+
+        fn document(dir: &tempfile::TempDir, name: &str, contents: &[u8]) -> FileDocument {
+            let path = dir.path().join(name);
+            std::fs::write(&path, contents).unwrap();
+            FileDocument {
+                display: name.to_string(),
+                path,
+            }
+        }
+
+        fn read_all(document: &FileDocument, options: &WalkOptions) -> Result<Vec<u8>, SkipReason> {
+            open_document(document, options).unwrap().map(|mut reader| {
+                let mut out = Vec::new();
+                reader.read_to_end(&mut out).unwrap();
+                out
+            })
+        }
+
+        #[test]
+        fn yields_the_whole_file_prefix_included() {
+            let dir = tempfile::tempdir().unwrap();
+            let contents: Vec<u8> = (0..20_000u32).map(|i| b'a' + (i % 26) as u8).collect();
+            let doc = document(&dir, "long.txt", &contents);
+            assert_eq!(read_all(&doc, &WalkOptions::default()).unwrap(), contents);
+            let empty = document(&dir, "empty.txt", b"");
+            assert_eq!(read_all(&empty, &WalkOptions::default()).unwrap(), b"");
+        }
+
+        #[test]
+        fn nul_in_the_first_8k_means_binary() {
+            let dir = tempfile::tempdir().unwrap();
+            let mut early = vec![b'x'; 8191];
+            early.push(0);
+            let doc = document(&dir, "early", &early);
+            assert_eq!(
+                read_all(&doc, &WalkOptions::default()),
+                Err(SkipReason::Binary)
+            );
+            let binary = WalkOptions {
+                binary: true,
+                ..WalkOptions::default()
+            };
+            assert_eq!(read_all(&doc, &binary).unwrap(), early);
+            // A NUL past the sniffed prefix is not looked for.
+            let mut late = vec![b'x'; 8192];
+            late.push(0);
+            let doc = document(&dir, "late", &late);
+            assert_eq!(read_all(&doc, &WalkOptions::default()).unwrap(), late);
+        }
+
+        #[test]
+        fn size_is_checked_again_at_open_time() {
+            let dir = tempfile::tempdir().unwrap();
+            let doc = document(&dir, "f", b"0123456789");
+            let max = |n| WalkOptions {
+                max_filesize: Some(n),
+                ..WalkOptions::default()
+            };
+            assert_eq!(read_all(&doc, &max(9)), Err(SkipReason::TooLarge));
+            assert_eq!(read_all(&doc, &max(10)).unwrap(), b"0123456789");
+        }
+
+        #[test]
+        fn a_file_that_grows_past_the_limit_is_an_error() {
+            let dir = tempfile::tempdir().unwrap();
+            let doc = document(&dir, "grows", b"0123456789");
+            let options = WalkOptions {
+                max_filesize: Some(10),
+                ..WalkOptions::default()
+            };
+            let mut reader = open_document(&doc, &options).unwrap().unwrap();
+            let mut file = std::fs::OpenOptions::new()
+                .append(true)
+                .open(&doc.path)
+                .unwrap();
+            file.write_all(&[b'x'; 100_000]).unwrap();
+            let mut out = Vec::new();
+            let error = reader.read_to_end(&mut out).unwrap_err();
+            assert!(error.to_string().contains("grew past"), "{error}");
+            assert!(out.len() <= 10);
+        }
+
+        #[cfg(unix)]
+        #[test]
+        fn unreadable_file_is_an_error_naming_it() {
+            use std::os::unix::fs::PermissionsExt;
+            let dir = tempfile::tempdir().unwrap();
+            let doc = document(&dir, "secret", b"text");
+            std::fs::set_permissions(&doc.path, std::fs::Permissions::from_mode(0o000)).unwrap();
+            if std::fs::File::open(&doc.path).is_ok() {
+                eprintln!("running as root: permissions cannot deny; skipping");
+                return;
+            }
+            let Err(error) = open_document(&doc, &WalkOptions::default()) else {
+                panic!("an unreadable file opened");
+            };
+            assert!(
+                error.to_string().contains("secret: Permission denied"),
+                "{error}"
+            );
+        }
+
+        #[test]
+        fn directories_are_not_regular_and_missing_files_are_errors() {
+            let dir = tempfile::tempdir().unwrap();
+            let directory = FileDocument {
+                path: dir.path().to_path_buf(),
+                display: "dir".into(),
+            };
+            assert_eq!(
+                read_all(&directory, &WalkOptions::default()),
+                Err(SkipReason::NotRegular)
+            );
+            let gone = document(&dir, "gone", b"deleted during the walk");
+            std::fs::remove_file(&gone.path).unwrap();
+            let Err(error) = open_document(&gone, &WalkOptions::default()) else {
+                panic!("a deleted file opened");
+            };
+            assert!(
+                error
+                    .to_string()
+                    .starts_with(&gone.path.display().to_string()),
+                "{error}"
+            );
+        }
+    }
 }

@@ -163,14 +163,18 @@ fn file_id(_metadata: &Metadata) -> Option<(u64, u64)> {
     None
 }
 
-/// Names the path walkdir failed on (the argument when it names none) and
-/// keeps its message, which for a loop says which ancestor it points to.
+/// Names the path walkdir failed on (the argument when it names none) with
+/// the underlying error; a loop, which has none, keeps walkdir's message
+/// saying which ancestor it points to.
 fn walk_error(root: &Path, error: walkdir::Error) -> Error {
     let path = error.path().unwrap_or(root).to_path_buf();
-    let source = if error.loop_ancestor().is_some() {
-        std::io::Error::other(error.to_string())
-    } else {
-        std::io::Error::from(error)
-    };
+    let message = error.to_string();
+    let source = error
+        .into_io_error()
+        .unwrap_or_else(|| std::io::Error::other(message));
     Error::Io { path, source }
 }
+
+#[cfg(test)]
+#[path = "walk_tests.rs"]
+mod tests;
