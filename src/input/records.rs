@@ -193,3 +193,7 @@ impl<R: BufRead> Iterator for RecordReader<R> {
         None
     }
 }
+
+#[cfg(test)]
+#[path = "records_tests.rs"]
+mod tests;
