@@ -16,7 +16,7 @@
 //! every digest met must be the same one.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 
 use serde_json::{Map, Value};
@@ -192,6 +192,20 @@ impl FingerprintSet {
             describe(&found)
         )))
     }
+}
+
+/// Writes one line of the text format (`<16 hex>  <name>`), escaping as
+/// GNU coreutils does, so [`FingerprintSet::add_file`] reads back `name`
+/// exactly. Kept beside the parser so the two cannot drift apart.
+pub fn write_text_line<W: Write>(mut out: W, simhash: u64, name: &str) -> std::io::Result<()> {
+    if !name.contains(['\\', '\n', '\r']) {
+        return writeln!(out, "{simhash:016x}  {name}");
+    }
+    let escaped = name
+        .replace('\\', "\\\\")
+        .replace('\n', "\\n")
+        .replace('\r', "\\r");
+    writeln!(out, "\\{simhash:016x}  {escaped}")
 }
 
 fn parse_text_line(line: &[u8]) -> Result<Line, String> {

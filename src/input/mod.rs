@@ -24,7 +24,9 @@ use std::io::Read;
 use std::path::PathBuf;
 
 pub use files_from::{PathSeparator, read_path_list};
-pub use fingerprint_file::{FingerprintRecord, FingerprintSet, Provenance, read_fingerprint_files};
+pub use fingerprint_file::{
+    FingerprintRecord, FingerprintSet, Provenance, read_fingerprint_files, write_text_line,
+};
 pub use glob::GlobFilter;
 pub use read::SNIFF_BYTES;
 pub use records::{Record, RecordEntry, RecordFormat, RecordOptions, RecordReader};
