@@ -20,7 +20,13 @@ use crate::{Error, Result};
 /// A streaming walk over several paths; see [`super::walk`].
 pub struct Walk {
     roots: VecDeque<PathBuf>,
+    /// The argument being walked, and its entries.
     current: Option<(PathBuf, walkdir::IntoIter)>,
+    filter: Filter,
+}
+
+/// What decides the fate of each entry.
+struct Filter {
     globs: GlobFilter,
     options: WalkOptions,
     /// (device, inode) of every file handed out, so a file reached twice is
@@ -34,15 +40,24 @@ impl Walk {
         Ok(Walk {
             roots: paths.iter().cloned().collect(),
             current: None,
-            globs: GlobFilter::new(&options.globs)?,
-            options: options.clone(),
-            seen: HashSet::new(),
+            filter: Filter {
+                globs: GlobFilter::new(&options.globs)?,
+                options: options.clone(),
+                seen: HashSet::new(),
+            },
         })
     }
+}
 
+impl Filter {
     /// Decides what one walkdir entry becomes; `None` for a directory that
     /// is descended (it is not an input of its own).
-    fn classify(&mut self, root: &Path, entry: &DirEntry) -> Option<WalkEntry> {
+    fn classify(
+        &mut self,
+        root: &Path,
+        entry: &DirEntry,
+        entries: &mut walkdir::IntoIter,
+    ) -> Option<WalkEntry> {
         let display = || entry.path().display().to_string();
         let skipped = |reason| {
             Some(WalkEntry::Skipped {
@@ -55,11 +70,15 @@ impl Walk {
         if !explicit {
             let relative = entry.path().strip_prefix(root).unwrap_or(entry.path());
             if !self.options.hidden && is_hidden(entry) {
-                self.skip_current_dir_if(file_type.is_dir());
+                if file_type.is_dir() {
+                    entries.skip_current_dir();
+                }
                 return skipped(SkipReason::Hidden);
             }
             if self.globs.excludes(relative, file_type.is_dir()) {
-                self.skip_current_dir_if(file_type.is_dir());
+                if file_type.is_dir() {
+                    entries.skip_current_dir();
+                }
                 return skipped(SkipReason::Excluded);
             }
             if file_type.is_symlink() {
@@ -99,12 +118,6 @@ impl Walk {
             display: display(),
         }))
     }
-
-    fn skip_current_dir_if(&mut self, is_dir: bool) {
-        if is_dir && let Some((_, entries)) = self.current.as_mut() {
-            entries.skip_current_dir();
-        }
-    }
 }
 
 impl Iterator for Walk {
@@ -115,18 +128,17 @@ impl Iterator for Walk {
             let Some((root, entries)) = self.current.as_mut() else {
                 let root = self.roots.pop_front()?;
                 let entries = walkdir::WalkDir::new(&root)
-                    .follow_links(self.options.follow_links)
+                    .follow_links(self.filter.options.follow_links)
                     .sort_by_file_name()
                     .into_iter();
                 self.current = Some((root, entries));
                 continue;
             };
-            let root = root.clone();
             match entries.next() {
                 None => self.current = None,
-                Some(Err(error)) => return Some(WalkEntry::Error(walk_error(&root, error))),
+                Some(Err(error)) => return Some(WalkEntry::Error(walk_error(root, error))),
                 Some(Ok(entry)) => {
-                    if let Some(outcome) = self.classify(&root, &entry) {
+                    if let Some(outcome) = self.filter.classify(root, &entry, entries) {
                         return Some(outcome);
                     }
                 }
