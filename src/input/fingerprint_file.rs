@@ -1,0 +1,351 @@
+//! Reading back fingerprint files written by `simdup fingerprint`, so
+//! fingerprints computed on many machines are merged and searched.
+//!
+//! Two formats, detected per file from its first non-empty line (`{` starts
+//! JSON Lines):
+//! - text, like `sha256sum`: `<16 hex digits>  <path>` per document; lines
+//!   starting with `#` are comments, and `# simdup fingerprint
+//!   options=<describe> digest=<hex>` records the options. As in GNU
+//!   coreutils, a line starting with `\` has a path with `\\` for `\`, `\n`
+//!   for a newline (and `\r` for a carriage return).
+//! - JSON Lines: `{"path": "...", "simhash": "<16 hex>" or null, "features":
+//!   N, "bytes": N, "content_hash": "<16 hex>", "options": "...", "digest":
+//!   "<hex>"}`; only `path` and `simhash` are required.
+//!
+//! Fingerprints are only comparable when computed with the same options, so
+//! every digest met must be the same one.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+
+use serde_json::{Map, Value};
+
+use super::delimited::{Chunk, Delimited};
+use crate::{Error, Result};
+
+/// Longest line accepted; a fingerprint line is a path and a few numbers.
+const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// One document's fingerprint, as read back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FingerprintRecord {
+    /// The document's name (its display path).
+    pub name: String,
+    /// The SimHash; `None` for a document without features.
+    pub simhash: Option<u64>,
+    /// Number of features, when recorded.
+    pub features: Option<u64>,
+    /// Bytes read, when recorded.
+    pub bytes: Option<u64>,
+    /// xxh3-64 of the raw bytes, when recorded.
+    pub content_hash: Option<u64>,
+}
+
+/// Where the options of a set of fingerprints were first declared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Provenance {
+    /// The options digest.
+    pub digest: String,
+    /// The options' description, when given.
+    pub options: Option<String>,
+    /// The file that declared them.
+    pub source_name: String,
+    /// The line that declared them.
+    pub line: u64,
+}
+
+/// Fingerprints merged from one or more files.
+#[derive(Clone, Debug, Default)]
+pub struct FingerprintSet {
+    /// Every fingerprint, in file order.
+    pub records: Vec<FingerprintRecord>,
+    /// The options all files agree on; `None` if no file declared any.
+    pub provenance: Option<Provenance>,
+    /// Files that declared no digest: accepted, but worth a warning, since
+    /// nothing shows they were computed with the same options.
+    pub files_without_digest: Vec<String>,
+}
+
+/// Reads and merges fingerprint files (`-` is stdin).
+///
+/// Fails on the first unreadable file or malformed line, and on files whose
+/// digests differ.
+pub fn read_fingerprint_files(paths: &[PathBuf]) -> Result<FingerprintSet> {
+    let mut set = FingerprintSet::default();
+    for path in paths {
+        if path.as_os_str() == "-" {
+            set.add_file(std::io::stdin().lock(), "stdin")?;
+        } else {
+            let file = File::open(path).map_err(|source| Error::Io {
+                path: path.clone(),
+                source,
+            })?;
+            set.add_file(BufReader::new(file), &path.display().to_string())?;
+        }
+    }
+    Ok(set)
+}
+
+/// What one line of a fingerprint file holds.
+enum Line {
+    Nothing,
+    Options {
+        digest: String,
+        options: Option<String>,
+    },
+    Record(FingerprintRecord, Option<(String, Option<String>)>),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Text,
+    JsonLines,
+}
+
+impl FingerprintSet {
+    /// Adds the fingerprints of one file, read from `reader`; `source_name`
+    /// names it in errors.
+    pub fn add_file<R: BufRead>(&mut self, reader: R, source_name: &str) -> Result<()> {
+        let mut lines = Delimited::new(reader, b'\n', MAX_LINE_BYTES);
+        let mut buf = Vec::new();
+        let mut format = None;
+        let mut declared = false;
+        let mut number = 0;
+        loop {
+            let chunk = lines.next_into(&mut buf).map_err(|source| Error::Io {
+                path: PathBuf::from(source_name),
+                source,
+            })?;
+            number += 1;
+            let error = |message: String| Error::Parse {
+                source_name: source_name.to_string(),
+                line: number,
+                message,
+            };
+            match chunk {
+                None => break,
+                Some(Chunk::TooLong) => {
+                    return Err(error(format!("line longer than {MAX_LINE_BYTES} bytes")));
+                }
+                Some(Chunk::Whole) => {}
+            }
+            if buf.last() == Some(&b'\r') {
+                buf.pop();
+            }
+            if buf.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            let format = *format.get_or_insert(if buf.first() == Some(&b'{') {
+                Format::JsonLines
+            } else {
+                Format::Text
+            });
+            let parsed = match format {
+                Format::Text => parse_text_line(&buf),
+                Format::JsonLines => parse_json_line(&buf),
+            }
+            .map_err(error)?;
+            let declaration = match parsed {
+                Line::Nothing => None,
+                Line::Options { digest, options } => Some((digest, options)),
+                Line::Record(record, declaration) => {
+                    self.records.push(record);
+                    declaration
+                }
+            };
+            if let Some((digest, options)) = declaration {
+                declared = true;
+                self.check_digest(Provenance {
+                    digest,
+                    options,
+                    source_name: source_name.to_string(),
+                    line: number,
+                })?;
+            }
+        }
+        if !declared {
+            self.files_without_digest.push(source_name.to_string());
+        }
+        Ok(())
+    }
+
+    fn check_digest(&mut self, found: Provenance) -> Result<()> {
+        let Some(first) = &self.provenance else {
+            self.provenance = Some(found);
+            return Ok(());
+        };
+        if first.digest == found.digest {
+            return Ok(());
+        }
+        let describe = |p: &Provenance| match &p.options {
+            Some(options) => format!(
+                "{}:{} has digest {} (options {options})",
+                p.source_name, p.line, p.digest
+            ),
+            None => format!("{}:{} has digest {}", p.source_name, p.line, p.digest),
+        };
+        Err(Error::Usage(format!(
+            "fingerprints computed with different options cannot be compared: {} but {}; \
+             recompute them with the same options",
+            describe(first),
+            describe(&found)
+        )))
+    }
+}
+
+/// Writes one line of the text format (`<16 hex>  <name>`), escaping as
+/// GNU coreutils does, so [`FingerprintSet::add_file`] reads back `name`
+/// exactly. Kept beside the parser so the two cannot drift apart.
+pub fn write_text_line<W: Write>(mut out: W, simhash: u64, name: &str) -> std::io::Result<()> {
+    if !name.contains(['\\', '\n', '\r']) {
+        return writeln!(out, "{simhash:016x}  {name}");
+    }
+    let escaped = name
+        .replace('\\', "\\\\")
+        .replace('\n', "\\n")
+        .replace('\r', "\\r");
+    writeln!(out, "\\{simhash:016x}  {escaped}")
+}
+
+fn parse_text_line(line: &[u8]) -> Result<Line, String> {
+    if let Some(comment) = line.strip_prefix(b"#") {
+        return Ok(parse_header(&String::from_utf8_lossy(comment)));
+    }
+    let (escaped, line) = match line.strip_prefix(b"\\") {
+        Some(rest) => (true, rest),
+        None => (false, line),
+    };
+    let simhash = line
+        .get(..16)
+        .and_then(parse_hex)
+        .ok_or("expected 16 hex digits, two spaces and a path")?;
+    let name = line
+        .get(16..)
+        .and_then(|rest| rest.strip_prefix(b"  "))
+        .filter(|name| !name.is_empty())
+        .ok_or("expected two spaces and a path after the fingerprint")?;
+    let name = if escaped {
+        unescape(name)?
+    } else {
+        name.to_vec()
+    };
+    Ok(Line::Record(
+        FingerprintRecord {
+            name: String::from_utf8_lossy(&name).into_owned(),
+            simhash: Some(simhash),
+            features: None,
+            bytes: None,
+            content_hash: None,
+        },
+        None,
+    ))
+}
+
+/// `# simdup fingerprint options=<describe> digest=<hex>`; other comments
+/// say nothing.
+fn parse_header(comment: &str) -> Line {
+    let mut words = comment.split_ascii_whitespace();
+    if words.next() != Some("simdup") || words.next() != Some("fingerprint") {
+        return Line::Nothing;
+    }
+    let (mut options, mut digest) = (None, None);
+    for word in words {
+        if let Some(value) = word.strip_prefix("options=") {
+            options = Some(value.to_string());
+        } else if let Some(value) = word.strip_prefix("digest=") {
+            digest = Some(value.to_string());
+        }
+    }
+    match digest {
+        Some(digest) => Line::Options { digest, options },
+        None => Line::Nothing,
+    }
+}
+
+fn unescape(escaped: &[u8]) -> Result<Vec<u8>, String> {
+    let mut out = Vec::with_capacity(escaped.len());
+    let mut bytes = escaped.iter();
+    while let Some(&byte) = bytes.next() {
+        if byte != b'\\' {
+            out.push(byte);
+            continue;
+        }
+        out.push(match bytes.next() {
+            Some(b'\\') => b'\\',
+            Some(b'n') => b'\n',
+            Some(b'r') => b'\r',
+            _ => return Err("invalid escape in path (expected \\\\, \\n or \\r)".to_string()),
+        });
+    }
+    Ok(out)
+}
+
+fn parse_hex(digits: &[u8]) -> Option<u64> {
+    // `from_str_radix` would also take a sign; a fingerprint is 16 digits.
+    if digits.len() != 16 || !digits.iter().all(u8::is_ascii_hexdigit) {
+        return None;
+    }
+    u64::from_str_radix(std::str::from_utf8(digits).ok()?, 16).ok()
+}
+
+fn parse_json_line(line: &[u8]) -> Result<Line, String> {
+    let value: Value = serde_json::from_slice(line).map_err(|e| format!("invalid JSON: {e}"))?;
+    let Value::Object(object) = value else {
+        return Err("expected a JSON object".to_string());
+    };
+    let name = match object.get("path") {
+        Some(Value::String(path)) => path.clone(),
+        _ => return Err("expected a string field 'path'".to_string()),
+    };
+    let simhash = match object.get("simhash") {
+        Some(Value::Null) => None,
+        Some(Value::String(hex)) => {
+            Some(parse_hex(hex.as_bytes()).ok_or("field 'simhash' is not 16 hex digits")?)
+        }
+        _ => return Err("expected a field 'simhash': 16 hex digits or null".to_string()),
+    };
+    let content_hash = match object.get("content_hash") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(hex)) => {
+            Some(parse_hex(hex.as_bytes()).ok_or("field 'content_hash' is not 16 hex digits")?)
+        }
+        Some(_) => return Err("field 'content_hash' is not 16 hex digits".to_string()),
+    };
+    let declaration = match optional_string(&object, "digest")? {
+        Some(digest) => Some((digest, optional_string(&object, "options")?)),
+        None => None,
+    };
+    Ok(Line::Record(
+        FingerprintRecord {
+            name,
+            simhash,
+            features: optional_count(&object, "features")?,
+            bytes: optional_count(&object, "bytes")?,
+            content_hash,
+        },
+        declaration,
+    ))
+}
+
+fn optional_count(object: &Map<String, Value>, field: &str) -> Result<Option<u64>, String> {
+    match object.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(value) => value
+            .as_u64()
+            .map(Some)
+            .ok_or(format!("field '{field}' is not a whole number")),
+    }
+}
+
+fn optional_string(object: &Map<String, Value>, field: &str) -> Result<Option<String>, String> {
+    match object.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(text)) => Ok(Some(text.clone())),
+        Some(_) => Err(format!("field '{field}' is not a string")),
+    }
+}
+
+#[cfg(test)]
+#[path = "fingerprint_file_tests.rs"]
+mod tests;

@@ -1,0 +1,197 @@
+//! Tests of reading fingerprint files back, in both formats.
+
+use super::*;
+
+fn record(name: &str, simhash: Option<u64>) -> FingerprintRecord {
+    FingerprintRecord {
+        name: name.to_string(),
+        simhash,
+        features: None,
+        bytes: None,
+        content_hash: None,
+    }
+}
+
+fn read_one(text: &str, source_name: &str) -> Result<FingerprintSet> {
+    let mut set = FingerprintSet::default();
+    set.add_file(text.as_bytes(), source_name)?;
+    Ok(set)
+}
+
+fn error_of(result: Result<FingerprintSet>) -> String {
+    match result {
+        Ok(set) => panic!("accepted: {:?}", set.records),
+        Err(error) => error.to_string(),
+    }
+}
+
+const TEXT: &str = "# simdup fingerprint options=words:3,xxh3,tf digest=abc123
+00000000000000ff  docs/a.md
+# any other comment
+
+\\8000000000000000  dir\\\\with\\nnewline.txt
+FFFFFFFFFFFFFFFF  name with  two spaces
+";
+
+#[test]
+fn text_format_with_header_and_escaped_paths() {
+    let set = read_one(TEXT, "a.fp").unwrap();
+    assert_eq!(
+        set.records,
+        [
+            record("docs/a.md", Some(0xff)),
+            record("dir\\with\nnewline.txt", Some(1 << 63)),
+            record("name with  two spaces", Some(u64::MAX)),
+        ]
+    );
+    assert_eq!(
+        set.provenance,
+        Some(Provenance {
+            digest: "abc123".into(),
+            options: Some("words:3,xxh3,tf".into()),
+            source_name: "a.fp".into(),
+            line: 1,
+        })
+    );
+    assert!(set.files_without_digest.is_empty());
+}
+
+#[test]
+fn json_lines_format_with_null_simhash() {
+    let text = r#"{"path": "a.txt", "simhash": "00000000000000ff", "features": 12, "bytes": 80, "content_hash": "0123456789abcdef", "options": "words:3", "digest": "abc123"}
+{"path": "empty.txt", "simhash": null, "features": 0, "bytes": 0, "digest": "abc123"}
+"#;
+    let set = read_one(text, "b.jsonl").unwrap();
+    assert_eq!(
+        set.records,
+        [
+            FingerprintRecord {
+                name: "a.txt".into(),
+                simhash: Some(0xff),
+                features: Some(12),
+                bytes: Some(80),
+                content_hash: Some(0x0123_4567_89ab_cdef),
+            },
+            FingerprintRecord {
+                features: Some(0),
+                bytes: Some(0),
+                ..record("empty.txt", None)
+            },
+        ]
+    );
+    assert_eq!(set.provenance.unwrap().options.as_deref(), Some("words:3"));
+}
+
+#[test]
+fn malformed_lines_name_file_and_line() {
+    let cases = [
+        ("0123  a\n", "t.fp:1: expected 16 hex digits"),
+        (
+            "# c\n+123456789abcdef  a\n",
+            "t.fp:2: expected 16 hex digits",
+        ),
+        ("0123456789abcdef a\n", "t.fp:1: expected two spaces"),
+        ("0123456789abcdef  \n", "t.fp:1: expected two spaces"),
+        ("\\0123456789abcdef  a\\tb\n", "t.fp:1: invalid escape"),
+        (
+            "{\"path\": \"a\", \"simhash\": \"xyz\"}\n",
+            "t.fp:1: field 'simhash' is not 16 hex",
+        ),
+        ("{\"path\": \"a\"}\n", "t.fp:1: expected a field 'simhash'"),
+        (
+            "{\"simhash\": null}\n",
+            "t.fp:1: expected a string field 'path'",
+        ),
+        (
+            "{\"path\": \"a\", \"simhash\": null, \"bytes\": -1}\n",
+            "t.fp:1: field 'bytes' is not a whole number",
+        ),
+        (
+            "{\"path\": \"a\", \"simhash\": null}\n{oops\n",
+            "t.fp:2: invalid JSON",
+        ),
+    ];
+    for (text, expected) in cases {
+        let error = error_of(read_one(text, "t.fp"));
+        assert!(error.starts_with(expected), "{text:?}: {error}");
+    }
+}
+
+#[test]
+fn differing_digests_are_refused_naming_both_files() {
+    let mut set = FingerprintSet::default();
+    set.add_file(TEXT.as_bytes(), "a.fp").unwrap();
+    let other = r#"{"path": "x", "simhash": null, "options": "chars:5", "digest": "def456"}"#;
+    let error = set
+        .add_file(other.as_bytes(), "b.jsonl")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("a.fp:1 has digest abc123 (options words:3,xxh3,tf)"),
+        "{error}"
+    );
+    assert!(
+        error.contains("b.jsonl:1 has digest def456 (options chars:5)"),
+        "{error}"
+    );
+    // Same digest in another format merges.
+    let same = r#"{"path": "y", "simhash": "0000000000000001", "digest": "abc123"}"#;
+    set.add_file(same.as_bytes(), "c.jsonl").unwrap();
+    assert_eq!(set.records.last().unwrap(), &record("y", Some(1)));
+}
+
+#[test]
+fn concatenated_files_are_checked_too() {
+    let mixed = "# simdup fingerprint options=a digest=1\n0000000000000001  x\n# simdup fingerprint options=b digest=2\n";
+    let error = error_of(read_one(mixed, "cat.fp"));
+    assert!(
+        error.contains("cat.fp:1 has digest 1") && error.contains("cat.fp:3 has digest 2"),
+        "{error}"
+    );
+}
+
+#[test]
+fn files_without_digest_are_accepted_and_listed() {
+    let mut set = FingerprintSet::default();
+    set.add_file("0000000000000001  x\n".as_bytes(), "plain.fp")
+        .unwrap();
+    set.add_file(TEXT.as_bytes(), "a.fp").unwrap();
+    set.add_file("".as_bytes(), "empty.fp").unwrap();
+    assert_eq!(set.files_without_digest, ["plain.fp", "empty.fp"]);
+    assert_eq!(set.records.len(), 4);
+}
+
+#[test]
+fn read_fingerprint_files_opens_paths_and_names_missing_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.fp");
+    std::fs::write(&a, TEXT).unwrap();
+    let set = read_fingerprint_files(std::slice::from_ref(&a)).unwrap();
+    assert_eq!(set.records.len(), 3);
+    assert_eq!(set.provenance.unwrap().source_name, a.display().to_string());
+    let missing = dir.path().join("missing.fp");
+    let error = error_of(read_fingerprint_files(&[a, missing.clone()]));
+    assert!(error.starts_with(&missing.display().to_string()), "{error}");
+}
+
+proptest::proptest! {
+    /// Whatever the name, the text format gives it back unchanged.
+    #[test]
+    fn text_lines_round_trip(simhash: u64, name in "[^\u{0}]{1,40}") {
+        let mut line = Vec::new();
+        write_text_line(&mut line, simhash, &name).unwrap();
+        let set = read_one(std::str::from_utf8(&line).unwrap(), "p.fp").unwrap();
+        proptest::prop_assert_eq!(&set.records, &[record(&name, Some(simhash))]);
+    }
+}
+
+#[test]
+fn written_lines_escape_like_coreutils() {
+    let mut out = Vec::new();
+    write_text_line(&mut out, 0xff, "plain name").unwrap();
+    write_text_line(&mut out, 1, "a\\b\nc").unwrap();
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "00000000000000ff  plain name\n\\0000000000000001  a\\\\b\\nc\n"
+    );
+}

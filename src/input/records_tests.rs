@@ -1,0 +1,242 @@
+//! Tests of the record reader in all three formats.
+
+use std::io::BufReader;
+
+use proptest::prelude::*;
+
+use super::*;
+
+fn options(format: RecordFormat) -> RecordOptions {
+    RecordOptions {
+        format,
+        ..RecordOptions::default()
+    }
+}
+
+/// Each outcome as `id@line:text`, `skip id@line:reason` or `error message`.
+fn describe(item: Result<RecordEntry>) -> String {
+    match item {
+        Ok(RecordEntry::Record(r)) => {
+            format!("{}@{}:{}", r.id, r.line, String::from_utf8_lossy(&r.text))
+        }
+        Ok(RecordEntry::Skipped { id, line, reason }) => format!("skip {id}@{line}:{reason}"),
+        Err(error) => format!("error {error}"),
+    }
+}
+
+fn read(input: &[u8], options: &RecordOptions) -> Vec<String> {
+    RecordReader::new(input, "stdin", options)
+        .map(describe)
+        .collect()
+}
+
+#[test]
+fn lines_are_records_numbered_by_line() {
+    let input = b"12 Main St\r\n\n12 Main Street\nlast";
+    assert_eq!(
+        read(input, &options(RecordFormat::Lines)),
+        ["1@1:12 Main St", "2@2:", "3@3:12 Main Street", "4@4:last"]
+    );
+    assert_eq!(read(b"a\n", &options(RecordFormat::Lines)), ["1@1:a"]);
+    assert!(read(b"", &options(RecordFormat::Lines)).is_empty());
+}
+
+#[test]
+fn nul_records_keep_newlines_and_carriage_returns() {
+    let input = b"a\nb\r\0c\0";
+    assert_eq!(
+        read(input, &options(RecordFormat::Nul)),
+        ["1@1:a\nb\r", "2@2:c"]
+    );
+}
+
+#[test]
+fn json_lines_take_text_and_id_fields() {
+    let input = br#"{"text": "one", "id": "a-1"}
+
+{"id": 7, "text": "two", "other": [1, 2]}
+{"id": 2.5, "text": "three"}
+"#;
+    let with_id = RecordOptions {
+        id_field: Some("id".into()),
+        ..options(RecordFormat::JsonLines)
+    };
+    assert_eq!(
+        read(input, &with_id),
+        ["a-1@1:one", "7@3:two", "2.5@4:three"]
+    );
+    assert_eq!(
+        read(input, &options(RecordFormat::JsonLines)),
+        ["1@1:one", "3@3:two", "4@4:three"],
+        "without an id field, records are numbered by line"
+    );
+    let body = RecordOptions {
+        text_field: "body".into(),
+        ..options(RecordFormat::JsonLines)
+    };
+    assert_eq!(read(br#"{"body": "x\ny"}"#, &body), ["1@1:x\ny"]);
+}
+
+#[test]
+fn malformed_json_lines_are_errors_with_line_numbers_and_reading_goes_on() {
+    let input = br#"{"text": "ok", "id": 1}
+{"text": "unterminated
+["not", "an", "object"]
+{"id": 2}
+{"text": 3, "id": 3}
+{"text": "no id"}
+{"text": "bad id", "id": null}
+{"text": "fine", "id": "6"}
+"#;
+    let with_id = RecordOptions {
+        id_field: Some("id".into()),
+        ..options(RecordFormat::JsonLines)
+    };
+    let outcomes = read(input, &with_id);
+    assert_eq!(outcomes.len(), 8, "{outcomes:?}");
+    assert_eq!(outcomes[0], "1@1:ok");
+    assert!(
+        outcomes[1].starts_with("error stdin:2: invalid JSON"),
+        "{}",
+        outcomes[1]
+    );
+    assert_eq!(outcomes[2], "error stdin:3: expected a JSON object");
+    assert_eq!(outcomes[3], "error stdin:4: missing text field 'text'");
+    assert_eq!(outcomes[4], "error stdin:5: field 'text' is not a string");
+    assert_eq!(outcomes[5], "error stdin:6: missing id field 'id'");
+    assert_eq!(
+        outcomes[6],
+        "error stdin:7: id field 'id' is neither a string nor a number"
+    );
+    assert_eq!(outcomes[7], "6@8:fine");
+}
+
+#[test]
+fn oversized_records_are_skipped_and_reading_goes_on() {
+    let small = |format| RecordOptions {
+        max_record_bytes: 5,
+        ..options(format)
+    };
+    assert_eq!(
+        read(b"12345\r\n123456\nabc\n", &small(RecordFormat::Lines)),
+        ["1@1:12345", "skip 2@2:too_large", "3@3:abc"]
+    );
+    assert_eq!(
+        read(b"123456\0abc", &small(RecordFormat::Nul)),
+        ["skip 1@1:too_large", "2@2:abc"]
+    );
+    let json = RecordOptions {
+        max_record_bytes: 20,
+        ..options(RecordFormat::JsonLines)
+    };
+    assert_eq!(
+        read(
+            b"{\"text\": \"a long long text\"}\n{\"text\": \"b\"}\n",
+            &json
+        ),
+        ["skip 1@1:too_large", "2@2:b"]
+    );
+}
+
+#[test]
+fn an_oversized_record_is_never_buffered_whole() {
+    // A 64 MiB line through a 1 KiB limit: the reader streams past it.
+    struct Endless(usize);
+    impl std::io::Read for Endless {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = buf.len().min(self.0);
+            buf[..n].fill(b'x');
+            self.0 -= n;
+            Ok(n)
+        }
+    }
+    let options = RecordOptions {
+        max_record_bytes: 1024,
+        ..options(RecordFormat::Lines)
+    };
+    let mut reader = RecordReader::new(BufReader::new(Endless(64 << 20)), "stdin", &options);
+    assert!(matches!(
+        reader.next(),
+        Some(Ok(RecordEntry::Skipped {
+            line: 1,
+            reason: SkipReason::TooLarge,
+            ..
+        }))
+    ));
+    assert!(
+        reader.buf.capacity() <= 2 * 1024 + 8192,
+        "kept {} bytes",
+        reader.buf.capacity()
+    );
+    assert!(reader.next().is_none());
+}
+
+#[test]
+fn an_io_error_ends_the_records() {
+    struct Failing;
+    impl std::io::Read for Failing {
+        fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("device gone"))
+        }
+    }
+    let mut reader = RecordReader::new(BufReader::new(Failing), "stdin", &RecordOptions::default());
+    let Some(Err(error)) = reader.next() else {
+        panic!("no error");
+    };
+    assert_eq!(error.to_string(), "stdin: device gone");
+    assert!(reader.next().is_none());
+}
+
+fn format() -> impl Strategy<Value = RecordFormat> {
+    prop_oneof![
+        Just(RecordFormat::Lines),
+        Just(RecordFormat::Nul),
+        Just(RecordFormat::JsonLines)
+    ]
+}
+
+proptest! {
+    /// Records do not depend on how the stream is buffered.
+    #[test]
+    fn same_records_whatever_the_buffer_capacity(
+        input in proptest::collection::vec(
+            prop_oneof![Just(b'\n'), Just(0u8), Just(b'\r'), Just(b'{'), Just(b'"'), any::<u8>()],
+            0..300,
+        ),
+        format in format(),
+        max_record_bytes in 0usize..40,
+        capacity in 1usize..64,
+    ) {
+        let options = RecordOptions { max_record_bytes, ..options(format) };
+        let whole = read(&input, &options);
+        let buffered: Vec<String> =
+            RecordReader::new(BufReader::with_capacity(capacity, &input[..]), "stdin", &options)
+                .map(describe)
+                .collect();
+        prop_assert_eq!(whole, buffered);
+    }
+
+    /// Lines: every line comes out, in order, as itself (or skipped).
+    #[test]
+    fn lines_round_trip(lines in proptest::collection::vec("[^\n\r]{0,12}", 0..20)) {
+        let input: String = lines.iter().map(|line| format!("{line}\n")).collect();
+        let options = RecordOptions { max_record_bytes: 8, ..options(RecordFormat::Lines) };
+        let records: Vec<RecordEntry> = RecordReader::new(input.as_bytes(), "stdin", &options)
+            .map(Result::unwrap)
+            .collect();
+        prop_assert_eq!(records.len(), lines.len());
+        for (i, (line, record)) in lines.iter().zip(&records).enumerate() {
+            match record {
+                RecordEntry::Record(r) => {
+                    prop_assert!(line.len() <= 8);
+                    prop_assert_eq!(&r.text, line.as_bytes());
+                    prop_assert_eq!(r.line, i as u64 + 1);
+                }
+                RecordEntry::Skipped { reason, .. } => {
+                    prop_assert!(line.len() > 8);
+                    prop_assert_eq!(*reason, SkipReason::TooLarge);
+                }
+            }
+        }
+    }
+}

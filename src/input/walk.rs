@@ -1,0 +1,192 @@
+//! The directory walk: arguments in, [`WalkEntry`] values out, one at a
+//! time, in a deterministic order.
+//!
+//! Arguments come out in the order given, each directory's entries sorted by
+//! file name. The filters apply to what is found below an argument; a path
+//! given explicitly is always taken (as ripgrep and fd do), so `simdup scan
+//! .hidden/a.txt` reads it. Only metadata is read here, never contents:
+//! a FIFO is recognised by its type and never opened.
+
+use std::collections::{HashSet, VecDeque};
+use std::fs::Metadata;
+use std::path::{Path, PathBuf};
+
+use walkdir::DirEntry;
+
+use super::glob::GlobFilter;
+use super::{FileDocument, SkipReason, WalkEntry, WalkOptions};
+use crate::{Error, Result};
+
+/// A streaming walk over several paths; see [`super::walk`].
+pub struct Walk {
+    roots: VecDeque<PathBuf>,
+    /// The argument being walked, and its entries.
+    current: Option<(PathBuf, walkdir::IntoIter)>,
+    filter: Filter,
+}
+
+/// What decides the fate of each entry.
+struct Filter {
+    globs: GlobFilter,
+    options: WalkOptions,
+    /// (device, inode) of every file handed out, so a file reached twice is
+    /// one document. Grows with the number of files, like the fingerprints.
+    seen: HashSet<(u64, u64)>,
+}
+
+impl Walk {
+    /// Prepares a walk; fails only on invalid globs.
+    pub fn new(paths: &[PathBuf], options: &WalkOptions) -> Result<Self> {
+        Ok(Walk {
+            roots: paths.iter().cloned().collect(),
+            current: None,
+            filter: Filter {
+                globs: GlobFilter::new(&options.globs)?,
+                options: options.clone(),
+                seen: HashSet::new(),
+            },
+        })
+    }
+}
+
+impl Filter {
+    /// Decides what one walkdir entry becomes; `None` for a directory that
+    /// is descended (it is not an input of its own).
+    fn classify(
+        &mut self,
+        root: &Path,
+        entry: &DirEntry,
+        entries: &mut walkdir::IntoIter,
+    ) -> Option<WalkEntry> {
+        let display = || entry.path().display().to_string();
+        let skipped = |reason| {
+            Some(WalkEntry::Skipped {
+                display: display(),
+                reason,
+            })
+        };
+        let file_type = entry.file_type();
+        let explicit = entry.depth() == 0;
+        if !explicit {
+            let relative = entry.path().strip_prefix(root).unwrap_or(entry.path());
+            if !self.options.hidden && is_hidden(entry) {
+                if file_type.is_dir() {
+                    entries.skip_current_dir();
+                }
+                return skipped(SkipReason::Hidden);
+            }
+            if self.globs.excludes(relative, file_type.is_dir()) {
+                if file_type.is_dir() {
+                    entries.skip_current_dir();
+                }
+                return skipped(SkipReason::Excluded);
+            }
+            if file_type.is_symlink() {
+                // walkdir reports a symlink only when it does not follow it.
+                return skipped(SkipReason::Symlink);
+            }
+        }
+        if file_type.is_dir() {
+            return None;
+        }
+        // An explicit symlink is followed whatever `follow_links` says, as
+        // walkdir does for a directory given as a symlink.
+        let metadata = match metadata(entry, explicit && file_type.is_symlink()) {
+            Ok(metadata) => metadata,
+            Err(error) => return Some(WalkEntry::Error(error)),
+        };
+        if metadata.is_dir() {
+            return None;
+        }
+        if !metadata.is_file() {
+            return skipped(SkipReason::NotRegular);
+        }
+        if self
+            .options
+            .max_filesize
+            .is_some_and(|max| metadata.len() > max)
+        {
+            return skipped(SkipReason::TooLarge);
+        }
+        if let Some(id) = file_id(&metadata)
+            && !self.seen.insert(id)
+        {
+            return skipped(SkipReason::Duplicate);
+        }
+        Some(WalkEntry::Document(FileDocument {
+            path: entry.path().to_path_buf(),
+            display: display(),
+        }))
+    }
+}
+
+impl Iterator for Walk {
+    type Item = WalkEntry;
+
+    fn next(&mut self) -> Option<WalkEntry> {
+        loop {
+            let Some((root, entries)) = self.current.as_mut() else {
+                let root = self.roots.pop_front()?;
+                let entries = walkdir::WalkDir::new(&root)
+                    .follow_links(self.filter.options.follow_links)
+                    .sort_by_file_name()
+                    .into_iter();
+                self.current = Some((root, entries));
+                continue;
+            };
+            match entries.next() {
+                None => self.current = None,
+                Some(Err(error)) => return Some(WalkEntry::Error(walk_error(root, error))),
+                Some(Ok(entry)) => {
+                    if let Some(outcome) = self.filter.classify(root, &entry, entries) {
+                        return Some(outcome);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A name starting with `.`, as Unix tools hide files.
+fn is_hidden(entry: &DirEntry) -> bool {
+    entry.file_name().as_encoded_bytes().first() == Some(&b'.')
+}
+
+fn metadata(entry: &DirEntry, follow: bool) -> Result<Metadata> {
+    let result = if follow {
+        std::fs::metadata(entry.path())
+    } else {
+        entry.metadata().map_err(std::io::Error::from)
+    };
+    result.map_err(|source| Error::Io {
+        path: entry.path().to_path_buf(),
+        source,
+    })
+}
+
+#[cfg(unix)]
+fn file_id(metadata: &Metadata) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    Some((metadata.dev(), metadata.ino()))
+}
+
+#[cfg(not(unix))]
+fn file_id(_metadata: &Metadata) -> Option<(u64, u64)> {
+    None
+}
+
+/// Names the path walkdir failed on (the argument when it names none) with
+/// the underlying error; a loop, which has none, keeps walkdir's message
+/// saying which ancestor it points to.
+fn walk_error(root: &Path, error: walkdir::Error) -> Error {
+    let path = error.path().unwrap_or(root).to_path_buf();
+    let message = error.to_string();
+    let source = error
+        .into_io_error()
+        .unwrap_or_else(|| std::io::Error::other(message));
+    Error::Io { path, source }
+}
+
+#[cfg(test)]
+#[path = "walk_tests.rs"]
+mod tests;

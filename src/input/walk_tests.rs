@@ -1,0 +1,312 @@
+//! Tests of the walk on real temporary trees.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use super::super::{WalkEntry, WalkOptions, walk};
+
+/// A temporary tree; files are created with their parent directories.
+struct Tree {
+    dir: tempfile::TempDir,
+}
+
+impl Tree {
+    fn new(files: &[&str]) -> Tree {
+        let tree = Tree {
+            dir: tempfile::tempdir().unwrap(),
+        };
+        for file in files {
+            tree.write(file, file.as_bytes());
+        }
+        tree
+    }
+
+    fn path(&self, relative: &str) -> PathBuf {
+        self.dir.path().join(relative)
+    }
+
+    fn write(&self, relative: &str, contents: &[u8]) {
+        let path = self.path(relative);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, contents).unwrap();
+    }
+
+    #[cfg(unix)]
+    fn symlink(&self, target: &str, link: &str) {
+        std::os::unix::fs::symlink(target, self.path(link)).unwrap();
+    }
+
+    /// Walks these paths (relative to the tree) and describes each outcome
+    /// with paths relative to the tree.
+    fn walk(&self, paths: &[&str], options: &WalkOptions) -> Vec<String> {
+        let paths: Vec<PathBuf> = paths.iter().map(|p| self.path(p)).collect();
+        walk(&paths, options)
+            .into_iter()
+            .map(|entry| self.describe(entry))
+            .collect()
+    }
+
+    fn describe(&self, entry: WalkEntry) -> String {
+        let base = format!("{}/", self.dir.path().display());
+        let text = match entry {
+            WalkEntry::Document(document) => {
+                assert_eq!(document.display, document.path.display().to_string());
+                format!("doc {}", document.display)
+            }
+            WalkEntry::Skipped { display, reason } => format!("{reason} {display}"),
+            WalkEntry::Error(error) => format!("error {error}"),
+        };
+        text.replace(&base, "")
+    }
+}
+
+fn options() -> WalkOptions {
+    WalkOptions::default()
+}
+
+#[test]
+fn sorted_by_name_hidden_skipped_once_per_directory() {
+    let tree = Tree::new(&[
+        "b.txt",
+        "a.txt",
+        ".hid.txt",
+        ".git/config",
+        "sub/c.txt",
+        "sub/.h/x",
+        "sub/.h/y",
+    ]);
+    assert_eq!(
+        tree.walk(&["."], &options()),
+        [
+            "hidden ./.git",
+            "hidden ./.hid.txt",
+            "doc ./a.txt",
+            "doc ./b.txt",
+            "hidden ./sub/.h",
+            "doc ./sub/c.txt",
+        ]
+    );
+    let hidden = WalkOptions {
+        hidden: true,
+        ..options()
+    };
+    assert_eq!(
+        tree.walk(&["sub", "."], &hidden),
+        [
+            "doc sub/.h/x",
+            "doc sub/.h/y",
+            "doc sub/c.txt",
+            "doc ./.git/config",
+            "doc ./.hid.txt",
+            "doc ./a.txt",
+            "doc ./b.txt",
+            "duplicate ./sub/.h/x",
+            "duplicate ./sub/.h/y",
+            "duplicate ./sub/c.txt",
+        ]
+    );
+}
+
+#[test]
+fn explicit_paths_are_taken_even_when_hidden() {
+    let tree = Tree::new(&[".hid.txt", ".dir/a"]);
+    assert_eq!(
+        tree.walk(&[".hid.txt", ".dir"], &options()),
+        ["doc .hid.txt", "doc .dir/a"]
+    );
+}
+
+#[test]
+fn globs_include_exclude_and_prune() {
+    let tree = Tree::new(&[
+        "README.md",
+        "a.md",
+        "b.txt",
+        "skip/c.md",
+        "docs/d.md",
+        "docs/e.txt",
+    ]);
+    let globbed = WalkOptions {
+        globs: vec!["*.md".into(), "!README.md".into(), "!skip".into()],
+        ..options()
+    };
+    assert_eq!(
+        tree.walk(&["."], &globbed),
+        [
+            "excluded ./README.md",
+            "doc ./a.md",
+            "excluded ./b.txt",
+            "doc ./docs/d.md",
+            "excluded ./docs/e.txt",
+            "excluded ./skip",
+        ]
+    );
+    // Globs match below the argument: `docs/*` is relative to `.`.
+    let path_glob = WalkOptions {
+        globs: vec!["!docs/*.md".into()],
+        ..options()
+    };
+    assert_eq!(
+        tree.walk(&["docs", "."], &path_glob)[..2],
+        ["doc docs/d.md", "doc docs/e.txt"]
+    );
+    assert!(
+        tree.walk(&["."], &path_glob)
+            .contains(&"excluded ./docs/d.md".to_string())
+    );
+}
+
+#[test]
+fn invalid_glob_is_one_error() {
+    let tree = Tree::new(&["a"]);
+    let bad = WalkOptions {
+        globs: vec!["a[".into()],
+        ..options()
+    };
+    let outcomes = tree.walk(&["."], &bad);
+    assert_eq!(outcomes.len(), 1);
+    assert!(
+        outcomes[0].starts_with("error invalid glob 'a['"),
+        "{outcomes:?}"
+    );
+}
+
+#[test]
+fn files_over_max_filesize_are_too_large() {
+    let tree = Tree::new(&[]);
+    tree.write("ten", b"0123456789");
+    tree.write("eleven", b"0123456789A");
+    let limited = WalkOptions {
+        max_filesize: Some(10),
+        ..options()
+    };
+    assert_eq!(
+        tree.walk(&["."], &limited),
+        ["too_large ./eleven", "doc ./ten"]
+    );
+}
+
+#[test]
+fn same_file_twice_is_one_document() {
+    let tree = Tree::new(&["d/a", "d/b"]);
+    assert_eq!(
+        tree.walk(&["d/a", "d", "d/a"], &options()),
+        ["doc d/a", "duplicate d/a", "doc d/b", "duplicate d/a"]
+    );
+}
+
+#[test]
+fn missing_path_is_an_error_and_the_walk_goes_on() {
+    let tree = Tree::new(&["a"]);
+    let outcomes = tree.walk(&["missing", "a"], &options());
+    assert_eq!(outcomes.len(), 2);
+    assert!(outcomes[0].starts_with("error missing: "), "{outcomes:?}");
+    assert_eq!(outcomes[1], "doc a");
+}
+
+#[cfg(unix)]
+#[test]
+fn symlinks_skipped_unless_followed() {
+    let tree = Tree::new(&["real/f.txt"]);
+    tree.symlink("real", "link_dir");
+    tree.symlink("real/f.txt", "link_file");
+    assert_eq!(
+        tree.walk(&["."], &options()),
+        [
+            "symlink ./link_dir",
+            "symlink ./link_file",
+            "doc ./real/f.txt"
+        ]
+    );
+    // An explicit symlink is followed, as walkdir does for directories.
+    assert_eq!(
+        tree.walk(&["link_file", "link_dir"], &options()),
+        ["doc link_file", "duplicate link_dir/f.txt"]
+    );
+    let follow = WalkOptions {
+        follow_links: true,
+        ..options()
+    };
+    assert_eq!(
+        tree.walk(&["."], &follow),
+        [
+            "doc ./link_dir/f.txt",
+            "duplicate ./link_file",
+            "duplicate ./real/f.txt"
+        ]
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn symlink_loops_are_errors_never_followed() {
+    let tree = Tree::new(&["d/a"]);
+    tree.symlink(".", "d/self");
+    tree.symlink("broken-target", "d/broken");
+    assert_eq!(
+        tree.walk(&["d"], &options()),
+        ["doc d/a", "symlink d/broken", "symlink d/self"]
+    );
+    let follow = WalkOptions {
+        follow_links: true,
+        ..options()
+    };
+    assert_eq!(
+        tree.walk(&["d"], &follow),
+        [
+            "doc d/a",
+            "error d/broken: No such file or directory (os error 2)",
+            "error d/self: File system loop found: d/self points to an ancestor d",
+        ]
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn fifo_is_not_regular_and_never_opened() {
+    let tree = Tree::new(&["a"]);
+    let made = std::process::Command::new("mkfifo")
+        .arg(tree.path("pipe"))
+        .status();
+    if !made.is_ok_and(|status| status.success()) {
+        eprintln!("mkfifo unavailable: skipping");
+        return;
+    }
+    assert_eq!(
+        tree.walk(&["."], &options()),
+        ["doc ./a", "not_regular ./pipe"]
+    );
+    assert_eq!(tree.walk(&["pipe"], &options()), ["not_regular pipe"]);
+    let document = super::super::FileDocument {
+        path: tree.path("pipe"),
+        display: "pipe".into(),
+    };
+    let opened = super::super::open_document(&document, &options()).unwrap();
+    assert_eq!(opened.err(), Some(super::super::SkipReason::NotRegular));
+}
+
+/// Whether permissions can deny this process anything (not so for root).
+#[cfg(unix)]
+fn permissions_apply(path: &Path) -> bool {
+    fs::read_dir(path).is_err()
+}
+
+#[cfg(unix)]
+#[test]
+fn unreadable_directory_is_an_error_and_the_walk_goes_on() {
+    use std::os::unix::fs::PermissionsExt;
+    let tree = Tree::new(&["a", "locked/secret", "z"]);
+    let locked = tree.path("locked");
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
+    let applies = permissions_apply(&locked);
+    let outcomes = tree.walk(&["."], &options());
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o755)).unwrap();
+    if !applies {
+        eprintln!("running as root: permissions cannot deny; skipping");
+        return;
+    }
+    assert_eq!(outcomes.len(), 3, "{outcomes:?}");
+    assert_eq!(outcomes[0], "doc ./a");
+    assert!(outcomes[1].starts_with("error ./locked: "), "{outcomes:?}");
+    assert_eq!(outcomes[2], "doc ./z");
+}
