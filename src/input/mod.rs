@@ -164,7 +164,3 @@ mod tests {
         assert_eq!(SkipReason::TooLarge.to_string(), "too_large");
     }
 }
-#[allow(missing_docs)]
-pub fn parse_size(_s: &str) -> crate::Result<u64> {
-    todo!()
-}
