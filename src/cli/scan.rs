@@ -9,6 +9,7 @@ use clap::{Args, ValueEnum};
 use super::RecordsArg;
 use super::args::{FeatureArgs, SearchArgs, WalkArgs};
 use crate::diag::Diagnostics;
+use crate::input::{PathSeparator, RecordFormat, RecordOptions};
 use crate::report::{self, Format, Listing};
 use crate::scan::{Inputs, ScanOptions};
 
@@ -127,6 +128,8 @@ pub fn run(args: ScanArgs) -> anyhow::Result<ExitCode> {
         min_jaccard: args.min_jaccard,
         progress: !args.quiet,
     };
+    // Bad globs are argument errors: report them before any work.
+    crate::input::GlobFilter::new(&options.walk.globs)?;
     let inputs = inputs(&args)?;
     let mut diag = Diagnostics::new(args.verbose);
     let report = crate::scan::scan(&inputs, &options, &mut diag)?;
@@ -175,6 +178,38 @@ fn inputs(args: &ScanArgs) -> anyhow::Result<Inputs> {
         anyhow::bail!(
             "PATH arguments cannot be combined with --files-from, --records or --fingerprints"
         );
+    }
+    if let Some(list) = &args.files_from {
+        let separator = if args.null {
+            PathSeparator::Nul
+        } else {
+            PathSeparator::Newline
+        };
+        return Ok(Inputs::FilesFrom {
+            list: list.clone(),
+            separator,
+        });
+    }
+    if !args.fingerprints.is_empty() {
+        return Ok(Inputs::Fingerprints(args.fingerprints.clone()));
+    }
+    if args.records.is_some() || stdin_records {
+        let defaults = RecordOptions::default();
+        return Ok(Inputs::Records(RecordOptions {
+            format: match args.records.unwrap_or(RecordsArg::Lines) {
+                RecordsArg::Lines => RecordFormat::Lines,
+                RecordsArg::Nul => RecordFormat::Nul,
+                RecordsArg::Jsonl => RecordFormat::JsonLines,
+            },
+            text_field: args.text_field.clone(),
+            id_field: args.id_field.clone(),
+            max_record_bytes: args
+                .walk
+                .max_filesize
+                .map_or(defaults.max_record_bytes, |size| {
+                    usize::try_from(size).unwrap_or(usize::MAX)
+                }),
+        }));
     }
     Ok(Inputs::Paths(super::default_paths(args.paths.clone())))
 }

@@ -140,7 +140,7 @@ impl Documents {
     }
 
     /// Reports and counts an input that could not be read.
-    pub fn failed(&mut self, error: crate::Error, diag: &mut Diagnostics) {
+    pub fn failed(&mut self, error: impl std::fmt::Display, diag: &mut Diagnostics) {
         diag.tally.seen += 1;
         diag.error(error);
     }

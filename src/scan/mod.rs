@@ -17,7 +17,9 @@ use std::time::Instant;
 
 use crate::diag::Diagnostics;
 use crate::fingerprint::{FeatureOptions, Fingerprinter};
-use crate::input::WalkOptions;
+use crate::input::{
+    PathSeparator, RecordOptions, WalkOptions, read_fingerprint_files, read_path_list,
+};
 use crate::report::{self, Params, Report, ReportGroup, ReportPair, Seconds, Stats};
 use crate::search::{self, Method, Pair, SearchOptions, SearchOutcome};
 
@@ -29,6 +31,17 @@ pub use documents::{DocumentRef, Documents, Outcome};
 pub enum Inputs {
     /// Files and directories.
     Paths(Vec<PathBuf>),
+    /// Paths listed in a file (`-`: stdin).
+    FilesFrom {
+        /// The list.
+        list: PathBuf,
+        /// What separates its paths.
+        separator: PathSeparator,
+    },
+    /// Records of stdin, each a document.
+    Records(RecordOptions),
+    /// Fingerprints saved by `simdup fingerprint` (`-`: stdin).
+    Fingerprints(Vec<PathBuf>),
 }
 
 /// Every option of a scan, as plain data.
@@ -59,6 +72,7 @@ pub fn scan(
     let started = Instant::now();
     let fingerprinter = Fingerprinter::new(options.features.clone());
     let mut documents = Documents::new(options.min_features);
+    let mut params = params(options);
     match inputs {
         Inputs::Paths(paths) => collect::collect_paths(
             paths,
@@ -68,6 +82,40 @@ pub fn scan(
             diag,
             options.progress,
         ),
+        Inputs::FilesFrom { list, separator } => {
+            let paths = read_list(list, *separator)?;
+            collect::collect_paths(
+                &paths,
+                &options.walk,
+                &fingerprinter,
+                &mut documents,
+                diag,
+                options.progress,
+            )
+        }
+        Inputs::Records(record_options) => collect::collect_records(
+            std::io::stdin().lock(),
+            record_options,
+            &fingerprinter,
+            &mut documents,
+            diag,
+            options.verify,
+            options.progress,
+        ),
+        Inputs::Fingerprints(files) => {
+            let saved = read_fingerprint_files(files)?;
+            for file in &saved.files_without_digest {
+                diag.warn(format_args!(
+                    "{file}: names no options digest; assuming its fingerprints are comparable"
+                ));
+            }
+            if let Some(provenance) = &saved.provenance {
+                // The saved fingerprints were made with their own options.
+                params.digest = provenance.digest.clone();
+                params.features = provenance.options.clone().unwrap_or_default();
+            }
+            collect::collect_saved(saved, &mut documents, diag)
+        }
     }
     let collected = Instant::now();
 
@@ -142,11 +190,28 @@ pub fn scan(
     };
     Ok(Report {
         version: report::SCHEMA_VERSION,
-        params: params(options),
+        params,
         stats,
         pairs: report_pairs,
         groups: report_groups,
     })
+}
+
+/// Reads a `--files-from` list.
+fn read_list(list: &std::path::Path, separator: PathSeparator) -> crate::Result<Vec<PathBuf>> {
+    if list.as_os_str() == "-" {
+        read_path_list(std::io::stdin().lock(), separator, "stdin")
+    } else {
+        let file = std::fs::File::open(list).map_err(|source| crate::Error::Io {
+            path: list.to_path_buf(),
+            source,
+        })?;
+        read_path_list(
+            std::io::BufReader::new(file),
+            separator,
+            &list.display().to_string(),
+        )
+    }
 }
 
 /// SimHash pairs among documents with enough features, and exact-content
