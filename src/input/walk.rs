@@ -17,7 +17,7 @@ use super::glob::GlobFilter;
 use super::{FileDocument, SkipReason, WalkEntry, WalkOptions};
 use crate::{Error, Result};
 
-/// A streaming walk over several paths; see [`super::walk`].
+/// A streaming walk over several paths; see [`super::walk()`].
 pub struct Walk {
     roots: VecDeque<PathBuf>,
     /// The argument being walked, and its entries.
