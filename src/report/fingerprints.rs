@@ -8,6 +8,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::fingerprint::Fingerprint;
+use crate::input::write_text_line;
 
 /// The formats of `simdup fingerprint`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,16 +72,9 @@ impl FingerprintWriter {
         let empty = fingerprint.features == 0;
         match self.format {
             FingerprintFormat::Text if empty => Ok(()),
-            FingerprintFormat::Text => {
-                // As GNU sha256sum: a name with a backslash or newline is
-                // escaped and the line marked by a leading backslash.
-                if name.contains(['\\', '\n']) {
-                    let escaped = name.replace('\\', "\\\\").replace('\n', "\\n");
-                    writeln!(out, "\\{:016x}  {escaped}", fingerprint.simhash)
-                } else {
-                    writeln!(out, "{:016x}  {name}", fingerprint.simhash)
-                }
-            }
+            // As GNU sha256sum: a name with a backslash or line break is
+            // escaped; the input stage reads the same escaping back.
+            FingerprintFormat::Text => write_text_line(out, fingerprint.simhash, name),
             FingerprintFormat::Jsonl => {
                 let line = Line {
                     path: name,
