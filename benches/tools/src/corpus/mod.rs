@@ -41,7 +41,7 @@ impl Default for Params {
             seed: 1,
             duplicate_share: 0.3,
             max_cluster: 6,
-            median_words: 300,
+            median_words: 250,
             vocabulary: 50_000,
         }
     }
