@@ -55,14 +55,21 @@ impl Interner {
         Interner::default()
     }
 
+    /// The id of a word already seen.
+    pub fn get(&self, word: &str) -> Option<u32> {
+        self.ids.get(word).copied()
+    }
+
     /// The id of a word, assigning the next one if it is new.
     pub fn id(&mut self, word: &str) -> u32 {
         if let Some(&id) = self.ids.get(word) {
             return id;
         }
         // Ids stay below u32::MAX, which marks "no word" in short shingles.
-        let id = u32::try_from(self.ids.len()).expect("fewer than 2^32 - 1 distinct words");
-        assert!(id < u32::MAX, "fewer than 2^32 - 1 distinct words");
+        let id = u32::try_from(self.ids.len())
+            .ok()
+            .filter(|&id| id < u32::MAX)
+            .expect("fewer than 2^32 - 1 distinct words");
         self.ids.insert(word.to_owned(), id);
         id
     }
