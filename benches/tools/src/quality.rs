@@ -122,10 +122,25 @@ impl Documents {
     }
 }
 
-/// The ground truth: word-3 Jaccard of every pair in a cluster.
+/// The ground truth: word-3 Jaccard of every pair in a cluster, and the
+/// recipe of each pair made of an original and one of its variants.
 #[derive(Debug, Default)]
 pub struct Truth {
     jaccard: HashMap<Pair, f64>,
+    recipes: HashMap<Pair, String>,
+}
+
+/// Recall of one recipe (variant against its original) at each k.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecipeRecall {
+    /// The recipe, e.g. `substitute:5%`.
+    pub recipe: String,
+    /// Ground-truth pairs made by it.
+    pub pairs: usize,
+    /// Their mean word-3 Jaccard.
+    pub mean_jaccard: f64,
+    /// found[k]: how many were reported within distance k.
+    pub found: Vec<usize>,
 }
 
 impl Truth {
@@ -133,12 +148,53 @@ impl Truth {
     pub fn new(pairs: impl IntoIterator<Item = (Pair, f64)>) -> Truth {
         Truth {
             jaccard: pairs.into_iter().collect(),
+            recipes: HashMap::new(),
         }
+    }
+
+    /// Records that pair `p` is an original and a variant made by `recipe`.
+    pub fn set_recipe(&mut self, p: Pair, recipe: &str) {
+        self.recipes.insert(p, recipe.to_owned());
+    }
+
+    /// Recall per recipe at every k up to `max_k`, easiest recipes (highest
+    /// mean Jaccard) first. `reported` must hold every pair within `max_k`.
+    pub fn recall_by_recipe(&self, reported: &[Reported], max_k: u32) -> Vec<RecipeRecall> {
+        let mut by_recipe: HashMap<&str, RecipeRecall> = HashMap::new();
+        for (p, recipe) in &self.recipes {
+            let r = by_recipe.entry(recipe).or_insert_with(|| RecipeRecall {
+                recipe: recipe.clone(),
+                pairs: 0,
+                mean_jaccard: 0.0,
+                found: vec![0; max_k as usize + 1],
+            });
+            r.pairs += 1;
+            r.mean_jaccard += self.jaccard.get(p).copied().unwrap_or(0.0);
+        }
+        for rep in reported {
+            let recipe = self.recipes.get(&rep.pair);
+            if let Some(r) = recipe.and_then(|name| by_recipe.get_mut(name.as_str())) {
+                for k in rep.distance..=max_k {
+                    r.found[k as usize] += 1;
+                }
+            }
+        }
+        let mut out: Vec<RecipeRecall> = by_recipe.into_values().collect();
+        for r in &mut out {
+            r.mean_jaccard /= r.pairs as f64;
+        }
+        out.sort_by(|a, b| {
+            b.mean_jaccard
+                .total_cmp(&a.mean_jaccard)
+                .then_with(|| a.recipe.cmp(&b.recipe))
+        });
+        out
     }
 
     /// Loads `truth.jsonl`, naming documents by their number in `docs`.
     pub fn load(path: &Path, docs: &Documents) -> Result<Truth, String> {
         let mut pairs = Vec::new();
+        let mut recipes = Vec::new();
         for (n, line) in read_lines(path)? {
             let at = |e: &dyn std::fmt::Display| format!("{}:{n}: {e}", path.display());
             let line = line.map_err(|e| at(&e))?;
@@ -148,8 +204,18 @@ impl Truth {
                 _ => return Err(at(&"id not in the corpus")),
             };
             pairs.push((pair(a, b), p.jaccard_words3));
+            match (p.recipe_a.as_str(), p.recipe_b.as_str()) {
+                ("original", variant) | (variant, "original") => {
+                    recipes.push((pair(a, b), variant.to_owned()))
+                }
+                _ => {}
+            }
         }
-        Ok(Truth::new(pairs))
+        let mut truth = Truth::new(pairs);
+        for (p, recipe) in recipes {
+            truth.set_recipe(p, &recipe);
+        }
+        Ok(truth)
     }
 
     /// Number of pairs.
@@ -336,5 +402,57 @@ mod tests {
             parse_output_line(r#"{"a":"y","b":"x","distance":1,"similarity":0.98}"#, &d).unwrap();
         let reported = judge(vec![no_verify], &truth, &d);
         assert_eq!(score_k(&reported, 1, 0.5, 2).1, None);
+    }
+
+    #[test]
+    fn recall_by_recipe_counts_pairs_found_within_each_k() {
+        let judged = Judged {
+            jaccard: 1.0,
+            in_truth: true,
+        };
+        let mut truth = Truth::new([((0, 1), 0.9), ((0, 2), 1.0), ((1, 2), 0.8), ((2, 3), 0.5)]);
+        truth.set_recipe((0, 1), "substitute:1%");
+        truth.set_recipe((0, 2), "case");
+        truth.set_recipe((2, 3), "substitute:1%");
+        let reported = [
+            Reported {
+                pair: (0, 2),
+                distance: 0,
+                verified: None,
+                judged,
+            },
+            Reported {
+                pair: (0, 1),
+                distance: 2,
+                verified: None,
+                judged,
+            },
+            Reported {
+                pair: (1, 2),
+                distance: 1,
+                verified: None,
+                judged,
+            }, // two variants: no recipe
+        ];
+        let table = truth.recall_by_recipe(&reported, 3);
+        assert_eq!(table.len(), 2);
+        assert_eq!(
+            (
+                table[0].recipe.as_str(),
+                table[0].pairs,
+                table[0].mean_jaccard
+            ),
+            ("case", 1, 1.0)
+        );
+        assert_eq!(table[0].found, [1, 1, 1, 1]);
+        assert_eq!(
+            (
+                table[1].recipe.as_str(),
+                table[1].pairs,
+                table[1].mean_jaccard
+            ),
+            ("substitute:1%", 2, 0.7)
+        );
+        assert_eq!(table[1].found, [0, 0, 1, 1]);
     }
 }

@@ -116,4 +116,36 @@ fn scores_a_known_output() {
         )
     );
     assert!(!report.contains("Warning"), "{report}");
+
+    // Recall by recipe: nothing at k = 0 or 1, everything by k = 12, and at
+    // k = 2 exactly the pairs with Jaccard >= 0.9.
+    let table: Vec<Vec<&str>> = report
+        .split("## Recall by recipe")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| recipe"))
+        .map(|l| l.trim_matches('|').split('|').map(str::trim).collect())
+        .collect();
+    assert!(table.len() >= 5, "{report}");
+    for row in &table {
+        let recipe_pairs: Vec<&TruthPair> = truth
+            .iter()
+            .filter(|p| {
+                (p.recipe_a == "original" && p.recipe_b == row[0])
+                    || (p.recipe_b == "original" && p.recipe_a == row[0])
+            })
+            .collect();
+        assert_eq!(row[1], recipe_pairs.len().to_string());
+        let close = recipe_pairs
+            .iter()
+            .filter(|p| p.jaccard_words3 >= 0.9)
+            .count();
+        let at2 = format!("{:.2}", close as f64 / recipe_pairs.len() as f64);
+        assert_eq!(
+            [row[3], row[4], row[5], row[15]],
+            ["0.00", "0.00", &at2, "1.00"],
+            "{row:?}"
+        );
+    }
 }

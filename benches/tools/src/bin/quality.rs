@@ -17,7 +17,7 @@ use std::time::Instant;
 
 use clap::Parser;
 use simdup_bench_tools::quality::{
-    Documents, Pair, Reported, Truth, judge, parse_output_line, score_k,
+    Documents, Pair, RecipeRecall, Reported, Truth, judge, parse_output_line, score_k,
 };
 use simdup_bench_tools::score::Score;
 
@@ -62,6 +62,14 @@ struct Args {
     /// Only print rows with this k or these k (comma-separated); all by default.
     #[arg(long, value_delimiter = ',')]
     show_k: Vec<u32>,
+    /// The options (SHINGLE,WEIGHT) of the recall-by-recipe table.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        num_args = 2,
+        default_value = "words:3,tf"
+    )]
+    by_recipe: Vec<String>,
 }
 
 /// One simdup run's output.
@@ -96,6 +104,7 @@ fn run(args: Args) -> Result<(), String> {
     let mut rows = Vec::new();
     let mut runs = String::new();
     let mut mismatches = 0usize;
+    let mut by_recipe = None;
     for shingle in &args.shingles {
         for weight in &args.weights {
             let mut per_k = Vec::new();
@@ -132,6 +141,9 @@ fn run(args: Args) -> Result<(), String> {
                         .count();
                 }
             }
+            if args.by_recipe == [shingle.as_str(), weight.as_str()] {
+                by_recipe = Some(recipe_table(&truth, &per_k, args.max_k));
+            }
             for k in 0..=args.max_k {
                 // The run for this k: its own, else the smallest run above it.
                 let Some((_, r)) = per_k
@@ -159,11 +171,53 @@ fn run(args: Args) -> Result<(), String> {
             }
         }
     }
-    print!(
-        "{}",
-        report(&args, &docs, &truth, &relevant, &rows, &runs, mismatches)
-    );
+    let mut out = report(&args, &docs, &truth, &relevant, &rows, &runs, mismatches);
+    out.push_str(&by_recipe.unwrap_or_default());
+    print!("{out}");
     Ok(())
+}
+
+/// Recall per recipe at every k, as Markdown, from the runs of one
+/// configuration (each k scored from its own run, or the smallest above it).
+fn recipe_table(truth: &Truth, per_k: &[(u32, Run)], max_k: u32) -> String {
+    let tables: Vec<(u32, Vec<RecipeRecall>)> = per_k
+        .iter()
+        .map(|(k, r)| (*k, truth.recall_by_recipe(&r.reported, *k)))
+        .collect();
+    let Some((_, widest)) = tables.iter().max_by_key(|(k, _)| *k) else {
+        return String::new();
+    };
+    let mut out = String::from(
+        "\n## Recall by recipe (variant against its original)\n\n| recipe | pairs | mean J |",
+    );
+    for k in 0..=max_k {
+        let _ = write!(out, " k={k} |");
+    }
+    out.push_str("\n|---|---:|---:|");
+    out.push_str(&"---:|".repeat(max_k as usize + 1));
+    out.push('\n');
+    for row in widest {
+        let _ = write!(
+            out,
+            "| {} | {} | {:.3} |",
+            row.recipe, row.pairs, row.mean_jaccard
+        );
+        for k in 0..=max_k {
+            // The run for this k: its own, else the smallest run above it.
+            let table = tables
+                .iter()
+                .filter(|(kr, _)| *kr >= k)
+                .min_by_key(|(kr, _)| *kr)
+                .map(|(_, t)| t);
+            let found = table
+                .and_then(|t| t.iter().find(|r| r.recipe == row.recipe))
+                .and_then(|r| r.found.get(k as usize).copied())
+                .unwrap_or(0);
+            let _ = write!(out, " {:.2} |", found as f64 / row.pairs as f64);
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// Runs `simdup scan` once and judges what it reports.
@@ -293,7 +347,8 @@ fn report(
         let best = |f: &dyn Fn(&Row) -> Option<f64>| {
             rows.iter()
                 .filter_map(|r| f(r).map(|v| (v, r)))
-                .max_by(|a, b| a.0.total_cmp(&b.0))
+                // On ties the first row wins: the smallest k of the first options.
+                .reduce(|best, x| if x.0 > best.0 { x } else { best })
                 .map_or("-".to_owned(), |(v, r)| {
                     format!("F1 {v:.3} with {} {} k={}", r.shingle, r.weight, r.k)
                 })
@@ -314,15 +369,17 @@ fn report(
         "## Runs\n\n| shingle | weight | k | pairs | seconds |\n|---|---|---:|---:|---:|"
     );
     out.push_str(runs);
-    let _ = writeln!(
-        out,
-        "\n`*`: the run reached --max-pairs {}; its scores cover the pairs reported.",
-        args.max_pairs
-    );
+    if rows.iter().any(|r| r.capped) {
+        let _ = writeln!(
+            out,
+            "\n`*`: the run reached --max-pairs {}; its scores cover the pairs reported.",
+            args.max_pairs
+        );
+    }
     if mismatches > 0 {
         let _ = writeln!(
             out,
-            "\nWarning: on {mismatches} words:3 pairs simdup's --verify Jaccard differs from the ground truth's."
+            "\nWarning: simdup's --verify Jaccard differs from the ground truth's on {mismatches} words:3 pairs (counted per run): the two definitions of words disagree."
         );
     }
     out
