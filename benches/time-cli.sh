@@ -49,10 +49,12 @@ median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]
 
 # measure NAME COMMAND: prints one table row.
 measure() {
-    local name=$1 cmd=$2 ok=1 secs rss
+    local name=$1 cmd=$2 ok=1 secs rss loops=$RUNS
+    # With hyperfine the loop is only for peak memory: one run is enough.
+    if command -v hyperfine >/dev/null; then loops=1; fi
     : >"$TMP/secs"
     : >"$TMP/rss"
-    for ((i = 0; i < RUNS; i++)); do
+    for ((i = 0; i < loops; i++)); do
         if ! /usr/bin/time -f '%e %M' -o "$TMP/one" bash -c "$cmd >/dev/null 2>$TMP/stderr"; then
             ok=0
             break
