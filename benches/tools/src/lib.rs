@@ -1,1 +1,17 @@
-//! Measurement instruments for simdup.
+//! Measurement instruments for simdup: a seeded corpus generator with exact
+//! ground truth, and the scoring behind the quality report.
+//!
+//! [`shingle`] defines similarity (words, word 3-shingles, character
+//! 5-grams, exact Jaccard); [`corpus`] generates documents and their
+//! near-duplicate clusters; [`truth`] is the ground-truth record format;
+//! [`score`] turns reported pairs into precision, recall and F1; [`quality`]
+//! judges the pairs `simdup scan` reports against the truth; [`rng`] is
+//! the seeded generator everything random comes from.
+#![deny(missing_docs)]
+
+pub mod corpus;
+pub mod quality;
+pub mod rng;
+pub mod score;
+pub mod shingle;
+pub mod truth;

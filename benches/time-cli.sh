@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Times simdup on a generated corpus against the reading floor (`cat` of
+# every file), with a warm page cache: median wall time of several runs,
+# MB/s, documents/s and peak memory (max RSS) of each step.
+#
+# Usage: benches/time-cli.sh [DOCS [RUNS]]     (defaults: 100000 documents, 5 runs)
+# Environment:
+#   SIMDUP=path        simdup binary (default target/release/simdup, built if missing)
+#   CORPUS=dir         corpus folder (default target/bench-corpus-DOCS-SEED)
+#   SEED=n             corpus seed (default 1)
+#   SCAN_ARGS=...      extra arguments for `simdup scan` (default none)
+#   FP_ARGS=...        extra arguments for `simdup fingerprint` (default none)
+#
+# Needs GNU time for peak memory: /usr/bin/time (Debian/Ubuntu:
+# `apt-get install -y time`). Uses hyperfine for the timings if it is
+# installed (`apt-get install -y hyperfine`), else a plain loop.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DOCS=${1:-100000}
+RUNS=${2:-5}
+SEED=${SEED:-1}
+SIMDUP=${SIMDUP:-target/release/simdup}
+CORPUS=${CORPUS:-target/bench-corpus-$DOCS-$SEED}
+SCAN_ARGS=${SCAN_ARGS:-}
+FP_ARGS=${FP_ARGS:-}
+
+if [[ ! -x /usr/bin/time ]]; then
+    echo "time-cli: GNU time is missing: install it with 'apt-get install -y time'" >&2
+    exit 2
+fi
+if [[ "$SIMDUP" == target/release/simdup ]]; then
+    cargo build --release --quiet --bin simdup
+fi
+if [[ ! -f "$CORPUS/manifest.json" ]]; then
+    cargo run --release --quiet -p simdup-bench-tools --bin gen-corpus -- \
+        --docs "$DOCS" --seed "$SEED" --out "$CORPUS" --force
+fi
+BYTES=$(sed -n 's/^  "bytes": \([0-9]*\),$/\1/p' "$CORPUS/manifest.json")
+NDOCS=$(sed -n 's/^  "docs": \([0-9]*\),$/\1/p' "$CORPUS/manifest.json")
+
+# Warm the page cache, so every step reads from memory.
+find "$CORPUS/docs" -type f -print0 | xargs -0 cat >/dev/null
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# measure NAME COMMAND: prints one table row.
+measure() {
+    local name=$1 cmd=$2 ok=1 secs rss loops=$RUNS
+    # With hyperfine the loop is only for peak memory: one run is enough.
+    if command -v hyperfine >/dev/null; then loops=1; fi
+    : >"$TMP/secs"
+    : >"$TMP/rss"
+    for ((i = 0; i < loops; i++)); do
+        if ! /usr/bin/time -f '%e %M' -o "$TMP/one" bash -c "$cmd >/dev/null 2>$TMP/stderr"; then
+            ok=0
+            break
+        fi
+        tail -n 1 "$TMP/one" | awk '{ print $1 }' >>"$TMP/secs"
+        tail -n 1 "$TMP/one" | awk '{ print $2 }' >>"$TMP/rss"
+    done
+    if [[ $ok == 0 ]]; then
+        printf '| %-12s | failed (%s): %s |\n' "$name" "$(head -n 1 "$TMP/one")" "$(head -c 200 "$TMP/stderr" | tr '\n' ' ')"
+        return
+    fi
+    if command -v hyperfine >/dev/null; then
+        hyperfine --style none --warmup 1 --runs "$RUNS" -i --export-csv "$TMP/h.csv" "$cmd" >/dev/null 2>&1
+        secs=$(awk -F, 'NR == 2 { print $4 }' "$TMP/h.csv") # column 4: median
+    else
+        secs=$(median <"$TMP/secs")
+    fi
+    rss=$(median <"$TMP/rss")
+    awk -v n="$name" -v s="$secs" -v b="$BYTES" -v d="$NDOCS" -v r="$rss" 'BEGIN {
+        if (s <= 0) s = 0.005 # GNU time has 10 ms resolution
+        printf "| %-12s | %8.2f | %8.0f | %9.0f | %8.1f |\n", n, s, b / 1e6 / s, d / s, r / 1024
+    }'
+}
+
+echo "Corpus: $NDOCS documents, $(awk -v b="$BYTES" 'BEGIN { printf "%.1f", b / 1e6 }') MB ($CORPUS), seed $SEED;" \
+    "median of $RUNS runs, warm cache, $(nproc) cores, $(command -v hyperfine >/dev/null && echo hyperfine || echo plain loop)."
+echo
+echo "| step         | median s |     MB/s |    docs/s | peak MB  |"
+echo "|--------------|---------:|---------:|----------:|---------:|"
+measure "cat (floor)" "find '$CORPUS/docs' -type f -print0 | xargs -0 cat"
+measure "fingerprint" "'$SIMDUP' fingerprint $FP_ARGS '$CORPUS/docs'"
+measure "scan" "'$SIMDUP' scan $SCAN_ARGS '$CORPUS/docs'"
+measure "scan jsonl" "'$SIMDUP' scan --records jsonl --id-field id --text-field text $SCAN_ARGS < '$CORPUS/corpus.jsonl'"
