@@ -232,3 +232,6 @@ pub fn jaccard(a: &[u64], b: &[u64]) -> f64 {
     }
     common as f64 / (a.len() + b.len() - common) as f64
 }
+
+#[cfg(test)]
+mod tests;
