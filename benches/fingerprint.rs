@@ -1,2 +1,118 @@
-//! Criterion benchmark (written by its stage).
-fn main() {}
+//! Fingerprint throughput on generated English-like text, against a
+//! baseline that only splits on whitespace and hashes word 3-shingles with
+//! xxh3 (no normalisation, no SimHash): the cost floor of the hot loop.
+//!
+//! Run briefly: `cargo bench --bench fingerprint -- --warm-up-time 1 --measurement-time 3`.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use simdup::fingerprint::{FeatureHash, FeatureOptions, Fingerprinter, Shingle};
+use std::hint::black_box;
+use xxhash_rust::xxh3::xxh3_64;
+
+/// Bytes of text per benchmark iteration.
+const TEXT_BYTES: usize = 4 << 20;
+
+/// English-like text: Zipf-distributed words from a list of common English
+/// words, capitalised after a full stop, with commas and full stops, in
+/// lines of about 80 characters. Seeded, so every run measures the same text.
+fn english_text(bytes: usize) -> Vec<u8> {
+    const WORDS: &str = "the of and to a in is you that it he was for on are as with his they i at be this have \
+        from or one had by word but not what all were we when your can said there use an each which she do how \
+        their if will up other about out many then them these so some her would make like him into time has look \
+        two more write go see number no way could people my than first water been call who oil its now find long \
+        down day did get come made may part over new sound take only little work know place year live me back \
+        give most very after thing our just name good sentence man think say great where help through much before \
+        line right too mean old any same tell boy follow came want show also around form three small set put end \
+        does another well large must big even such because turn here why ask went men read need land different \
+        home us move try kind hand picture again change off play spell air away animal house point page letter \
+        mother answer found study still learn should america world";
+    let words: Vec<&str> = WORDS.split_whitespace().collect();
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut text = Vec::with_capacity(bytes + 100);
+    let (mut line, mut capital) = (0, true);
+    while text.len() < bytes {
+        // Zipf-like: the square of a uniform number favours the first words.
+        let u = (next() % 1000) as f64 / 1000.0;
+        let word = words[((u * u) * words.len() as f64) as usize];
+        if capital {
+            let mut chars = word.chars();
+            if let Some(first) = chars.next() {
+                text.extend(first.to_uppercase().to_string().bytes());
+                text.extend(chars.as_str().bytes());
+            }
+        } else {
+            text.extend(word.bytes());
+        }
+        capital = false;
+        match next() % 20 {
+            0 => {
+                text.push(b'.');
+                capital = true;
+            }
+            1 => text.push(b','),
+            _ => {}
+        }
+        line += word.len() + 1;
+        if line > 80 {
+            text.push(b'\n');
+            line = 0;
+        } else {
+            text.push(b' ');
+        }
+    }
+    text
+}
+
+/// The baseline: split on ASCII whitespace, xxh3 of each word 3-shingle.
+fn baseline(text: &[u8]) -> u64 {
+    let mut buffer: Vec<u8> = Vec::with_capacity(256);
+    let mut starts = [0usize; 3];
+    let mut count = 0usize;
+    let mut acc = 0u64;
+    for word in text.split(|b| b.is_ascii_whitespace()).filter(|w| !w.is_empty()) {
+        if count >= 3 {
+            // Drop the oldest word from the window.
+            let cut = starts[1];
+            buffer.drain(..cut);
+            starts = [0, starts[2] - cut, buffer.len() + 1];
+        } else {
+            starts[count] = if buffer.is_empty() { 0 } else { buffer.len() + 1 };
+        }
+        if !buffer.is_empty() {
+            buffer.push(b' ');
+        }
+        buffer.extend_from_slice(word);
+        count += 1;
+        if count >= 3 {
+            acc = acc.wrapping_add(xxh3_64(&buffer));
+        }
+    }
+    acc
+}
+
+fn throughput(c: &mut Criterion) {
+    let text = english_text(TEXT_BYTES);
+    let mut group = c.benchmark_group("fingerprint");
+    group.throughput(Throughput::Bytes(text.len() as u64));
+    group.sample_size(10);
+    group.bench_function("baseline-split-xxh3-words3", |b| b.iter(|| baseline(black_box(&text))));
+    for (name, shingle, hash) in [
+        ("words3-xxh3", Shingle::Words(3), FeatureHash::Xxh3),
+        ("words3-sha3", Shingle::Words(3), FeatureHash::Sha3),
+        ("chars5-xxh3", Shingle::Chars(5), FeatureHash::Xxh3),
+        ("chars5-sha3", Shingle::Chars(5), FeatureHash::Sha3),
+    ] {
+        let fingerprinter = Fingerprinter::new(FeatureOptions { shingle, hash, ..FeatureOptions::default() });
+        group.bench_function(name, |b| b.iter(|| fingerprinter.fingerprint_bytes(black_box(&text))));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, throughput);
+criterion_main!(benches);

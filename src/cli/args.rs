@@ -5,7 +5,12 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use crate::fingerprint::{FeatureHash, FeatureOptions, Shingle, Weighting};
+use std::sync::Arc;
+
+use crate::fingerprint::{
+    Case, FeatureHash, FeatureOptions, Punctuation, Shingle, TokenSet, UnicodeForm, Vocabulary,
+    Weighting,
+};
 use crate::input::WalkOptions;
 use crate::search::{Method, SearchOptions};
 
@@ -85,19 +90,20 @@ pub struct FeatureArgs {
     #[arg(long, value_name = "FILE")]
     pub exclude_tokens: Option<PathBuf>,
 
-    /// Leave out tokens that occur this many times or fewer in a document.
+    /// Leave out the first N occurrences of each token in a document (htm.core).
     #[arg(long, value_name = "N")]
     pub frequency_floor: Option<u32>,
 
-    /// Leave out tokens that occur this many times or more in a document.
+    /// Keep at most N occurrences of each token in a document (htm.core).
     #[arg(long, value_name = "N")]
     pub frequency_ceiling: Option<u32>,
 }
 
 impl FeatureArgs {
-    /// The library's feature options; reads the vocabulary files.
+    /// The library's feature options; reads the vocabulary files and
+    /// checks that the options fit together.
     pub fn to_options(&self) -> crate::Result<FeatureOptions> {
-        Ok(FeatureOptions {
+        let options = FeatureOptions {
             shingle: self.shingle,
             hash: match self.hash {
                 HashArg::Xxh3 => FeatureHash::Xxh3,
@@ -107,7 +113,36 @@ impl FeatureArgs {
                 WeightArg::Tf => Weighting::Tf,
                 WeightArg::Binary => Weighting::Binary,
             },
-        })
+            unicode: if self.no_nfkc {
+                UnicodeForm::AsIs
+            } else {
+                UnicodeForm::Nfkc
+            },
+            case: if self.case_sensitive {
+                Case::Sensitive
+            } else {
+                Case::Lower
+            },
+            punctuation: if self.keep_punctuation {
+                Punctuation::Keep
+            } else {
+                Punctuation::Separate
+            },
+            token_similarity: self.token_similarity,
+            vocabulary: match &self.vocabulary {
+                Some(path) => Some(Arc::new(Vocabulary::load(path)?)),
+                None => None,
+            },
+            encode_orphans: self.encode_orphans,
+            exclude: match &self.exclude_tokens {
+                Some(path) => Some(Arc::new(TokenSet::load(path)?)),
+                None => None,
+            },
+            frequency_floor: self.frequency_floor.unwrap_or(0),
+            frequency_ceiling: self.frequency_ceiling,
+        };
+        options.validate()?;
+        Ok(options)
     }
 }
 

@@ -1,75 +1,49 @@
 //! The fingerprint stage: bytes in, a 64-bit SimHash out.
 //!
-//! INTERFACE STUB: the fingerprint engine replaces the bodies; the types and
-//! signatures below are the contract the rest of the crate codes against.
+//! A document is decoded (UTF-8, invalid bytes replaced), normalised (NFKC,
+//! lower-case), cut into tokens and shingles, each shingle hashed to 64 bits
+//! and weighted, and bit i of the fingerprint is 1 when the weighted sum of
+//! +w (hash bit set) and -w (not set) is positive. docs/FINGERPRINT.md
+//! specifies every step. Files: `options` (the choices), `decode`,
+//! `normalize`, `tokenize`, `shingle`, `weights` (vocabulary rules), `hash`,
+//! `simhash` (accumulator), `sdr` (htm.core's sparse output) and `stream`
+//! (the chunked pipeline and its sinks). Reading files and walking
+//! directories belong to the input stage.
 
-use std::io::Read;
+mod decode;
+mod hash;
+mod normalize;
+mod options;
+mod sdr;
+mod shingle;
+mod simhash;
+mod stream;
+mod tokenize;
+mod weights;
 
-/// How a document is cut into features.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Shingle {
-    /// N consecutive word tokens.
-    Words(usize),
-    /// N consecutive characters.
-    Chars(usize),
-}
+use std::collections::{HashMap, HashSet};
+use std::io::{self, Read};
 
-/// Which 64-bit hash turns a feature into bits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FeatureHash {
-    /// xxh3-64, seed 0.
-    Xxh3,
-    /// SHAKE256, first 8 bytes little-endian.
-    Sha3,
-}
+pub use hash::feature_hash;
+pub use options::{
+    Case, FeatureHash, FeatureOptions, MAX_SHINGLE, Punctuation, Shingle, UnicodeForm, Weighting,
+};
+pub use sdr::{MAX_SDR_SIZE, SdrShape};
+pub use simhash::Accumulator;
+pub use weights::{MAX_WEIGHT, TokenSet, Vocabulary};
 
-/// How much each feature counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Weighting {
-    /// Term frequency in the document.
-    Tf,
-    /// Every distinct feature counts once.
-    Binary,
-}
-
-/// Every option that changes a fingerprint.
-#[derive(Clone, Debug)]
-pub struct FeatureOptions {
-    /// The shingle mode.
-    pub shingle: Shingle,
-    /// The feature hash.
-    pub hash: FeatureHash,
-    /// The weighting.
-    pub weighting: Weighting,
-}
-
-impl Default for FeatureOptions {
-    fn default() -> Self {
-        FeatureOptions {
-            shingle: Shingle::Words(3),
-            hash: FeatureHash::Xxh3,
-            weighting: Weighting::Tf,
-        }
-    }
-}
-
-impl FeatureOptions {
-    /// A short, stable description, e.g. `words:3,xxh3,tf,nfkc,lower`.
-    pub fn describe(&self) -> String {
-        todo!()
-    }
-    /// A short hex digest of every option that changes a fingerprint.
-    pub fn digest(&self) -> String {
-        todo!()
-    }
-}
+use sdr::{SdrSums, select_top};
+use shingle::FeatureSink;
+use stream::{DistinctBytesSink, DistinctSink, Pipeline, SdrTfSink, SetSink, TfSink};
+use weights::TokenRules;
 
 /// What fingerprinting one document produced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fingerprint {
     /// The SimHash (0 when `features` is 0).
     pub simhash: u64,
-    /// Number of features (shingle occurrences).
+    /// Number of features summed: occurrences with tf weighting, distinct
+    /// features with binary weighting (zero-weight features not counted).
     pub features: u64,
     /// Bytes read.
     pub bytes: u64,
@@ -78,48 +52,186 @@ pub struct Fingerprint {
 }
 
 /// Computes fingerprints and feature sets with fixed options.
+///
+/// Cheap to share: rayon workers use one through `&Fingerprinter`.
 #[derive(Clone, Debug)]
 pub struct Fingerprinter {
     options: FeatureOptions,
+    rules: TokenRules,
 }
 
 impl Fingerprinter {
-    /// A fingerprinter for these options.
+    /// A fingerprinter for these options. Call [`FeatureOptions::validate`]
+    /// first to report bad combinations; unvalidated options never panic
+    /// (a shingle size of 0 acts as 1).
     pub fn new(options: FeatureOptions) -> Self {
-        Fingerprinter { options }
+        let rules = TokenRules::new(&options);
+        Fingerprinter { options, rules }
     }
+
     /// The options it was made with.
     pub fn options(&self) -> &FeatureOptions {
         &self.options
     }
+
+    /// The prepared token rules.
+    pub(crate) fn rules(&self) -> &TokenRules {
+        &self.rules
+    }
+
     /// Fingerprints a whole buffer.
-    pub fn fingerprint_bytes(&self, _bytes: &[u8]) -> Fingerprint {
-        todo!()
+    pub fn fingerprint_bytes(&self, bytes: &[u8]) -> Fingerprint {
+        self.fingerprint_from(Buffer(bytes))
+            .unwrap_or_else(|_| unreachable!("a buffer cannot fail to read"))
     }
-    /// Fingerprints a stream, reading it in chunks.
-    pub fn fingerprint_reader<R: Read>(&self, _reader: R) -> std::io::Result<Fingerprint> {
-        todo!()
+
+    /// Fingerprints a stream, reading it in chunks (constant memory with
+    /// tf weighting; binary weighting keeps one entry per distinct feature).
+    pub fn fingerprint_reader<R: Read>(&self, reader: R) -> io::Result<Fingerprint> {
+        self.fingerprint_from(Stream(reader))
     }
+
+    /// Fingerprints a source with the sink its weighting needs.
+    fn fingerprint_from(&self, source: impl Source) -> io::Result<Fingerprint> {
+        let pipeline = Pipeline::new(self);
+        let hash = self.options.hash;
+        let (bytes, content_hash, mut accumulator, features) = match self.options.weighting {
+            Weighting::Tf => {
+                let mut sink = TfSink {
+                    hash,
+                    accumulator: Accumulator::new(),
+                    features: 0,
+                };
+                let (bytes, content) = source.drive(pipeline, &mut sink)?;
+                (bytes, content, sink.accumulator, sink.features)
+            }
+            Weighting::Binary => {
+                let mut sink = DistinctSink {
+                    hash,
+                    weights: HashMap::default(),
+                };
+                let (bytes, content) = source.drive(pipeline, &mut sink)?;
+                let mut accumulator = Accumulator::new();
+                for (&feature, &weight) in &sink.weights {
+                    accumulator.add(feature, weight);
+                }
+                (bytes, content, accumulator, sink.weights.len() as u64)
+            }
+        };
+        let simhash = if features == 0 {
+            0
+        } else {
+            accumulator.simhash()
+        };
+        Ok(Fingerprint {
+            simhash,
+            features,
+            bytes,
+            content_hash,
+        })
+    }
+
     /// The sorted, distinct feature hashes of a stream, for exact Jaccard.
-    pub fn feature_set_reader<R: Read>(&self, _reader: R) -> std::io::Result<Vec<u64>> {
-        todo!()
+    pub fn feature_set_reader<R: Read>(&self, reader: R) -> io::Result<Vec<u64>> {
+        let mut sink = SetSink {
+            hash: self.options.hash,
+            set: HashSet::default(),
+        };
+        Pipeline::new(self).run(reader, &mut sink)?;
+        let mut set: Vec<u64> = sink.set.into_iter().collect();
+        set.sort_unstable();
+        Ok(set)
+    }
+
+    /// The sorted, distinct feature hashes of a buffer.
+    pub fn feature_set_bytes(&self, bytes: &[u8]) -> Vec<u64> {
+        self.feature_set_reader(bytes).unwrap_or_default()
+    }
+
+    /// htm.core's sparse output: the ascending indices of the `active`
+    /// largest of `size` sums, each feature hashed to `size` bits with
+    /// SHAKE256 (see docs/FINGERPRINT.md). Same features and weights as the
+    /// SimHash. A bad shape is an `InvalidInput` error.
+    pub fn sdr_reader<R: Read>(
+        &self,
+        reader: R,
+        size: usize,
+        active: usize,
+    ) -> io::Result<Vec<usize>> {
+        let shape = SdrShape { size, active };
+        shape
+            .validate()
+            .map_err(|error| io::Error::new(io::ErrorKind::InvalidInput, error.to_string()))?;
+        let pipeline = Pipeline::new(self);
+        let sums = match self.options.weighting {
+            Weighting::Tf => {
+                let mut sink = SdrTfSink(SdrSums::new(size));
+                pipeline.run(reader, &mut sink)?;
+                sink.0
+            }
+            Weighting::Binary => {
+                let mut sink = DistinctBytesSink::default();
+                pipeline.run(reader, &mut sink)?;
+                let mut sums = SdrSums::new(size);
+                for (bytes, &weight) in &sink.0 {
+                    sums.add_feature(bytes, weight);
+                }
+                sums
+            }
+        };
+        Ok(select_top(sums.sums(), active))
+    }
+}
+
+/// Where a document's bytes come from: a buffer (fed whole, no copy) or
+/// a reader (fed in chunks).
+trait Source {
+    /// Runs the document through `pipeline` into `sink`.
+    fn drive(self, pipeline: Pipeline<'_>, sink: &mut impl FeatureSink) -> io::Result<(u64, u64)>;
+}
+
+/// A whole document in memory.
+struct Buffer<'b>(&'b [u8]);
+
+/// A document read in chunks.
+struct Stream<R>(R);
+
+impl Source for Buffer<'_> {
+    fn drive(
+        self,
+        mut pipeline: Pipeline<'_>,
+        sink: &mut impl FeatureSink,
+    ) -> io::Result<(u64, u64)> {
+        pipeline.feed(self.0, sink);
+        Ok(pipeline.finish(sink))
+    }
+}
+
+impl<R: Read> Source for Stream<R> {
+    fn drive(self, pipeline: Pipeline<'_>, sink: &mut impl FeatureSink) -> io::Result<(u64, u64)> {
+        pipeline.run(self.0, sink)
     }
 }
 
 /// Jaccard similarity of two sorted, distinct sets (1.0 when both are empty).
-pub fn jaccard(_a: &[u64], _b: &[u64]) -> f64 {
-    todo!()
-}
-#[allow(missing_docs)]
-impl std::str::FromStr for Shingle {
-    type Err = String;
-    fn from_str(_s: &str) -> Result<Self, String> {
-        todo!()
+pub fn jaccard(a: &[u64], b: &[u64]) -> f64 {
+    if a.is_empty() && b.is_empty() {
+        return 1.0;
     }
-}
-#[allow(missing_docs)]
-impl Fingerprinter {
-    pub fn sdr_reader<R: Read>(&self, _r: R, _s: usize, _a: usize) -> std::io::Result<Vec<usize>> {
-        todo!()
+    let (mut i, mut j, mut common) = (0, 0, 0usize);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                common += 1;
+                i += 1;
+                j += 1;
+            }
+        }
     }
+    common as f64 / (a.len() + b.len() - common) as f64
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,206 @@
+//! Shingles: the last N tokens, joined, handed to a feature sink as a slice
+//! of one reused buffer (no allocation per feature).
+//!
+//! The tokenizer writes each token's bytes straight into the buffer; when a
+//! token ends it is weighed (vocabulary rules, if any), joined to the window
+//! and, once N tokens are in the window, the window's bytes are one feature.
+//! Words are joined by one space (U+0020); characters are not joined. The
+//! buffer is compacted now and then, so its size stays bounded. A document
+//! with fewer than N tokens (but at least one) gives one feature: all of
+//! its tokens. How tokens are found is the tokenizer's business.
+
+use std::collections::VecDeque;
+
+use super::weights::{TokenRules, TokenWeigher};
+
+/// Where features go: the SimHash accumulator, a feature set, SDR sums.
+pub(crate) trait FeatureSink {
+    /// One feature occurrence: its bytes and its (positive) weight.
+    fn feature(&mut self, bytes: &[u8], weight: u32);
+}
+
+/// Tokens longer than this many bytes are split (bounds memory on inputs
+/// without separators); a split happens only at a character boundary.
+pub(crate) const MAX_TOKEN_BYTES: usize = 1024;
+
+/// Compact the buffer once this many bytes before the window are dead.
+const COMPACT_AT: usize = 4096;
+
+/// The sliding window of the last N tokens.
+#[derive(Debug)]
+pub(crate) struct Shingler<'a> {
+    n: usize,
+    /// Whether tokens are joined by a space (words) or not (characters).
+    join: bool,
+    /// Token bytes of the window (and of the token being built), joined.
+    pub(crate) buf: Vec<u8>,
+    /// Start offset in `buf` of each token in the window, oldest first.
+    starts: VecDeque<usize>,
+    /// Weight of each token in the window (all 1 without rules).
+    weights: VecDeque<u32>,
+    /// Length of `buf` before the current token's joiner.
+    token_mark: usize,
+    /// Start offset of the current token.
+    token_start: usize,
+    /// Tokens kept so far (saturating).
+    tokens: u64,
+    /// Token weighing, absent on the fast path where every token weighs 1.
+    weigher: Option<TokenWeigher<'a>>,
+}
+
+impl<'a> Shingler<'a> {
+    /// A window of `n` tokens (at least 1), joined with a space when `join`.
+    pub(crate) fn new(n: usize, join: bool, rules: &'a TokenRules) -> Self {
+        let n = n.max(1);
+        Shingler {
+            n,
+            join,
+            buf: Vec::with_capacity(COMPACT_AT * 2),
+            starts: VecDeque::with_capacity(n + 1),
+            weights: VecDeque::with_capacity(n + 1),
+            token_mark: 0,
+            token_start: 0,
+            tokens: 0,
+            weigher: (!rules.is_trivial()).then(|| TokenWeigher::new(rules)),
+        }
+    }
+
+    /// Starts a new token at the end of the buffer.
+    #[inline]
+    pub(crate) fn begin_token(&mut self) {
+        self.token_mark = self.buf.len();
+        if self.join && !self.starts.is_empty() {
+            self.buf.push(b' ');
+        }
+        self.token_start = self.buf.len();
+    }
+
+    /// Bytes in the current token so far.
+    #[inline]
+    pub(crate) fn token_len(&self) -> usize {
+        self.buf.len() - self.token_start
+    }
+
+    /// Ends the current token: weighs it, slides the window, emits a shingle.
+    #[inline]
+    pub(crate) fn end_token(&mut self, sink: &mut impl FeatureSink) {
+        if self.buf.len() == self.token_start {
+            self.buf.truncate(self.token_mark);
+            return;
+        }
+        let weight = match &mut self.weigher {
+            None => 1,
+            Some(weigher) => {
+                let token = &self.buf[self.token_start..];
+                let mut char_feature = |bytes: &[u8], weight: u32| {
+                    if weight > 0 {
+                        sink.feature(bytes, weight);
+                    }
+                };
+                match weigher.weigh(token, &mut char_feature) {
+                    Some(weight) => weight,
+                    None => {
+                        self.buf.truncate(self.token_mark);
+                        return;
+                    }
+                }
+            }
+        };
+        if self.starts.len() == self.n {
+            self.starts.pop_front();
+            self.weights.pop_front();
+        }
+        self.starts.push_back(self.token_start);
+        self.weights.push_back(weight);
+        self.tokens = self.tokens.saturating_add(1);
+        if self.starts.len() == self.n {
+            self.emit(sink);
+            self.compact();
+        }
+    }
+
+    /// Ends the document; a document shorter than N tokens gives one feature.
+    pub(crate) fn finish(&mut self, sink: &mut impl FeatureSink) {
+        if self.tokens > 0 && self.tokens < self.n as u64 {
+            self.emit(sink);
+        }
+    }
+
+    /// Hands the window to the sink, weighted by its heaviest token.
+    #[inline]
+    fn emit(&mut self, sink: &mut impl FeatureSink) {
+        let weight = if self.weigher.is_none() {
+            1
+        } else {
+            self.weights.iter().copied().max().unwrap_or(0)
+        };
+        if weight > 0 {
+            let start = self.starts.front().copied().unwrap_or(0);
+            sink.feature(&self.buf[start..], weight);
+        }
+    }
+
+    /// Drops the bytes before the window once there are enough of them.
+    #[inline]
+    fn compact(&mut self) {
+        let front = self.starts.front().copied().unwrap_or(0);
+        if front >= COMPACT_AT {
+            self.buf.copy_within(front.., 0);
+            self.buf.truncate(self.buf.len() - front);
+            for start in &mut self.starts {
+                *start -= front;
+            }
+            self.token_start -= front;
+            self.token_mark = self.token_mark.saturating_sub(front);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Default)]
+    struct Collect(Vec<(String, u32)>);
+
+    impl FeatureSink for Collect {
+        fn feature(&mut self, bytes: &[u8], weight: u32) {
+            self.0
+                .push((String::from_utf8_lossy(bytes).into_owned(), weight));
+        }
+    }
+
+    fn shingles(n: usize, join: bool, tokens: &[&str]) -> Vec<String> {
+        let rules = TokenRules::default();
+        let mut shingler = Shingler::new(n, join, &rules);
+        let mut sink = Collect::default();
+        for token in tokens {
+            shingler.begin_token();
+            shingler.buf.extend_from_slice(token.as_bytes());
+            shingler.end_token(&mut sink);
+        }
+        shingler.finish(&mut sink);
+        sink.0.into_iter().map(|(s, _)| s).collect()
+    }
+
+    #[test]
+    fn word_windows_are_joined_by_one_space() {
+        assert_eq!(shingles(2, true, &["a", "bb", "c"]), vec!["a bb", "bb c"]);
+    }
+
+    #[test]
+    fn short_documents_give_one_feature_and_empty_ones_none() {
+        assert_eq!(shingles(3, true, &["a", "b"]), vec!["a b"]);
+        assert!(shingles(3, true, &[]).is_empty());
+        assert_eq!(shingles(2, false, &["x", "y", "z"]), vec!["xy", "yz"]);
+    }
+
+    #[test]
+    fn compaction_keeps_windows_intact() {
+        let tokens: Vec<String> = (0..5000).map(|i| format!("t{i}")).collect();
+        let refs: Vec<&str> = tokens.iter().map(String::as_str).collect();
+        let got = shingles(3, true, &refs);
+        assert_eq!(got.len(), 4998);
+        assert_eq!(got[4997], "t4997 t4998 t4999");
+    }
+}

@@ -1,0 +1,157 @@
+//! The SimHash accumulator: 64 weighted bit sums, and the final bits.
+//!
+//! Bit i of the fingerprint is 1 exactly when the sum over features of
+//! (+w if the feature hash has bit i set, -w otherwise) is greater than 0,
+//! that is when 2 * (weight of features with bit i set) > (total weight).
+//! Unit weights, the common case, are counted eight bits at a time: each
+//! hash byte indexes a table that spreads its bits over the eight bytes of
+//! a u64, so one addition bumps eight byte-wide counters, with no branch
+//! per bit. The byte counters are flushed into wide sums before they can
+//! overflow. Other weights take a plain loop the compiler unrolls.
+
+/// Byte k of `SPREAD[b]` is bit k of `b`.
+const SPREAD: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut k = 0;
+        while k < 8 {
+            table[b] |= (((b >> k) & 1) as u64) << (8 * k);
+            k += 1;
+        }
+        b += 1;
+    }
+    table
+};
+
+/// Unit additions a byte counter can take before it must be flushed.
+const LANE_LIMIT: u32 = 255;
+
+/// Accumulates weighted feature hashes into a 64-bit SimHash.
+#[derive(Clone, Debug)]
+pub struct Accumulator {
+    /// Byte k of `lanes[j]` counts unit features with bit 8j+k set.
+    lanes: [u64; 8],
+    /// Unit features added to `lanes` since the last flush.
+    in_lanes: u32,
+    /// Weight of the features with bit i set.
+    set_weight: [u128; 64],
+    /// Weight of all features.
+    total_weight: u128,
+}
+
+impl Default for Accumulator {
+    fn default() -> Self {
+        Accumulator {
+            lanes: [0; 8],
+            in_lanes: 0,
+            set_weight: [0; 64],
+            total_weight: 0,
+        }
+    }
+}
+
+impl Accumulator {
+    /// An empty accumulator.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a feature hash with weight 1.
+    #[inline]
+    pub fn add_unit(&mut self, hash: u64) {
+        for (j, lane) in self.lanes.iter_mut().enumerate() {
+            *lane += SPREAD[((hash >> (8 * j)) & 0xFF) as usize];
+        }
+        self.in_lanes += 1;
+        if self.in_lanes == LANE_LIMIT {
+            self.flush();
+        }
+    }
+
+    /// Adds a feature hash with weight `weight`.
+    #[inline]
+    pub fn add(&mut self, hash: u64, weight: u32) {
+        if weight == 1 {
+            return self.add_unit(hash);
+        }
+        let weight = u128::from(weight);
+        for (i, sum) in self.set_weight.iter_mut().enumerate() {
+            *sum += u128::from((hash >> i) & 1) * weight;
+        }
+        self.total_weight += weight;
+    }
+
+    /// Moves the byte counters into the wide sums.
+    fn flush(&mut self) {
+        for (j, lane) in self.lanes.iter_mut().enumerate() {
+            for k in 0..8 {
+                self.set_weight[8 * j + k] += u128::from((*lane >> (8 * k)) & 0xFF);
+            }
+            *lane = 0;
+        }
+        self.total_weight += u128::from(self.in_lanes);
+        self.in_lanes = 0;
+    }
+
+    /// The signed sum of bit i: (set weight) - (unset weight).
+    pub fn sum(&mut self, i: usize) -> i128 {
+        self.flush();
+        let set = self.set_weight[i % 64] as i128;
+        2 * set - self.total_weight as i128
+    }
+
+    /// The fingerprint: bit i is 1 when its sum is greater than 0.
+    pub fn simhash(&mut self) -> u64 {
+        self.flush();
+        let mut bits = 0u64;
+        for (i, set) in self.set_weight.iter().enumerate() {
+            if 2 * set > self.total_weight {
+                bits |= 1 << i;
+            }
+        }
+        bits
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The textbook definition: 64 signed sums, bit set when positive.
+    fn naive(features: &[(u64, u32)]) -> u64 {
+        let mut sums = [0i128; 64];
+        for &(hash, weight) in features {
+            for (i, sum) in sums.iter_mut().enumerate() {
+                let w = i128::from(weight);
+                *sum += if (hash >> i) & 1 == 1 { w } else { -w };
+            }
+        }
+        (0..64)
+            .filter(|&i| sums[i] > 0)
+            .fold(0, |bits, i| bits | (1 << i))
+    }
+
+    #[test]
+    fn ties_give_zero_bits() {
+        let mut acc = Accumulator::new();
+        acc.add_unit(0b01);
+        acc.add_unit(0b10);
+        assert_eq!(acc.sum(0), 0);
+        assert_eq!(acc.simhash(), 0);
+    }
+
+    proptest! {
+        #[test]
+        fn equals_the_naive_signed_sums(
+            features in proptest::collection::vec((any::<u64>(), prop_oneof![Just(1u32), 0u32..5]), 0..700),
+        ) {
+            let mut acc = Accumulator::new();
+            for &(hash, weight) in &features {
+                acc.add(hash, weight);
+            }
+            prop_assert_eq!(acc.simhash(), naive(&features));
+        }
+    }
+}

@@ -1,0 +1,206 @@
+//! The streaming pipeline: chunks of bytes through decoding, NFKC,
+//! tokenising and shingling into a feature sink, plus the sinks themselves
+//! (SimHash with tf or binary weights, feature sets, SDR sums).
+//!
+//! Every stage keeps its state between chunks, so a chunk boundary, even
+//! inside a UTF-8 sequence, an NFKC composition or a shingle, never changes
+//! the features. Memory is bounded for tf SimHash; binary weighting and
+//! feature sets keep one entry per distinct feature.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::io::{self, Read};
+
+use xxhash_rust::xxh3::Xxh3Default;
+
+use super::Fingerprinter;
+use super::decode::Decoder;
+use super::hash::feature_hash;
+use super::normalize::Normalizer;
+use super::options::{FeatureHash, Shingle, UnicodeForm};
+use super::sdr::SdrSums;
+use super::shingle::{FeatureSink, Shingler};
+use super::simhash::Accumulator;
+use super::tokenize::Tokenizer;
+
+/// Size of the read buffer.
+pub(crate) const CHUNK: usize = 64 * 1024;
+
+/// Decoding to shingling for one document.
+pub(crate) struct Pipeline<'a> {
+    decoder: Decoder,
+    normalizer: Option<Normalizer>,
+    tokenizer: Tokenizer,
+    shingler: Shingler<'a>,
+    content: Xxh3Default,
+    bytes: u64,
+}
+
+impl<'a> Pipeline<'a> {
+    /// A pipeline with the options and rules of `fingerprinter`.
+    pub(crate) fn new(fingerprinter: &'a Fingerprinter) -> Self {
+        let options = fingerprinter.options();
+        Pipeline {
+            decoder: Decoder::default(),
+            normalizer: (options.unicode == UnicodeForm::Nfkc).then(Normalizer::default),
+            tokenizer: Tokenizer::new(options),
+            shingler: Shingler::new(
+                options.shingle.size(),
+                matches!(options.shingle, Shingle::Words(_)),
+                fingerprinter.rules(),
+            ),
+            content: Xxh3Default::new(),
+            bytes: 0,
+        }
+    }
+
+    /// Feeds the next chunk of the document.
+    pub(crate) fn feed(&mut self, chunk: &[u8], sink: &mut impl FeatureSink) {
+        self.content.update(chunk);
+        self.bytes += chunk.len() as u64;
+        let Pipeline {
+            decoder,
+            normalizer,
+            tokenizer,
+            shingler,
+            ..
+        } = self;
+        decoder.feed(chunk, &mut |text| match normalizer {
+            Some(normalizer) => {
+                normalizer.feed(text, &mut |text| tokenizer.feed(text, shingler, sink))
+            }
+            None => tokenizer.feed(text, shingler, sink),
+        });
+    }
+
+    /// Ends the document; returns (bytes read, xxh3-64 of the bytes).
+    pub(crate) fn finish(mut self, sink: &mut impl FeatureSink) -> (u64, u64) {
+        let Pipeline {
+            decoder,
+            normalizer,
+            tokenizer,
+            shingler,
+            ..
+        } = &mut self;
+        decoder.finish(&mut |text| match normalizer {
+            Some(normalizer) => {
+                normalizer.feed(text, &mut |text| tokenizer.feed(text, shingler, sink))
+            }
+            None => tokenizer.feed(text, shingler, sink),
+        });
+        if let Some(normalizer) = normalizer {
+            normalizer.finish(&mut |text| tokenizer.feed(text, shingler, sink));
+        }
+        tokenizer.finish(shingler, sink);
+        shingler.finish(sink);
+        (self.bytes, self.content.digest())
+    }
+
+    /// Runs a whole reader through the pipeline in chunks.
+    pub(crate) fn run<R: Read>(
+        mut self,
+        mut reader: R,
+        sink: &mut impl FeatureSink,
+    ) -> io::Result<(u64, u64)> {
+        let mut buffer = vec![0u8; CHUNK];
+        loop {
+            match reader.read(&mut buffer) {
+                Ok(0) => break,
+                Ok(n) => self.feed(&buffer[..n], sink),
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                Err(error) => return Err(error),
+            }
+        }
+        Ok(self.finish(sink))
+    }
+}
+
+/// A hasher for keys that already are hashes.
+#[derive(Default)]
+pub(crate) struct IdentityHasher(u64);
+
+impl Hasher for IdentityHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        // Only u64 keys are used; fold anything else in anyway.
+        for &byte in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(byte);
+        }
+    }
+    fn write_u64(&mut self, value: u64) {
+        self.0 = value;
+    }
+}
+
+/// Hash map / set state for keys that already are hashes.
+pub(crate) type Identity = BuildHasherDefault<IdentityHasher>;
+
+/// Term-frequency SimHash: every occurrence is added as it comes.
+pub(crate) struct TfSink {
+    pub(crate) hash: FeatureHash,
+    pub(crate) accumulator: Accumulator,
+    pub(crate) features: u64,
+}
+
+impl FeatureSink for TfSink {
+    #[inline]
+    fn feature(&mut self, bytes: &[u8], weight: u32) {
+        self.features += 1;
+        self.accumulator.add(feature_hash(self.hash, bytes), weight);
+    }
+}
+
+/// Distinct feature hashes with the largest weight each was seen with
+/// (binary weighting); memory grows with the number of distinct features.
+pub(crate) struct DistinctSink {
+    pub(crate) hash: FeatureHash,
+    pub(crate) weights: HashMap<u64, u32, Identity>,
+}
+
+impl FeatureSink for DistinctSink {
+    fn feature(&mut self, bytes: &[u8], weight: u32) {
+        let slot = self
+            .weights
+            .entry(feature_hash(self.hash, bytes))
+            .or_insert(weight);
+        *slot = (*slot).max(weight);
+    }
+}
+
+/// The distinct feature hashes (for exact Jaccard).
+pub(crate) struct SetSink {
+    pub(crate) hash: FeatureHash,
+    pub(crate) set: HashSet<u64, Identity>,
+}
+
+impl FeatureSink for SetSink {
+    fn feature(&mut self, bytes: &[u8], _weight: u32) {
+        self.set.insert(feature_hash(self.hash, bytes));
+    }
+}
+
+/// SDR sums with term-frequency weights.
+pub(crate) struct SdrTfSink(pub(crate) SdrSums);
+
+impl FeatureSink for SdrTfSink {
+    fn feature(&mut self, bytes: &[u8], weight: u32) {
+        self.0.add_feature(bytes, weight);
+    }
+}
+
+/// Distinct features by their bytes (binary SDR needs the bytes to hash).
+#[derive(Default)]
+pub(crate) struct DistinctBytesSink(pub(crate) HashMap<Box<[u8]>, u32>);
+
+impl FeatureSink for DistinctBytesSink {
+    fn feature(&mut self, bytes: &[u8], weight: u32) {
+        match self.0.get_mut(bytes) {
+            Some(slot) => *slot = (*slot).max(weight),
+            None => {
+                self.0.insert(bytes.into(), weight);
+            }
+        }
+    }
+}
