@@ -58,14 +58,14 @@ impl Accumulator {
     }
 
     /// Adds a feature hash with weight 1.
-    #[inline]
+    #[inline(always)]
     pub fn add_unit(&mut self, hash: u64) {
         for (j, lane) in self.lanes.iter_mut().enumerate() {
             *lane += SPREAD[((hash >> (8 * j)) & 0xFF) as usize];
         }
         self.in_lanes += 1;
         if self.in_lanes == LANE_LIMIT {
-            self.flush();
+            self.flush_lanes();
         }
     }
 
@@ -80,6 +80,13 @@ impl Accumulator {
             *sum += u128::from((hash >> i) & 1) * weight;
         }
         self.total_weight += weight;
+    }
+
+    /// Moves the byte counters into the wide sums (cold: once per 255 adds).
+    #[cold]
+    #[inline(never)]
+    fn flush_lanes(&mut self) {
+        self.flush();
     }
 
     /// Moves the byte counters into the wide sums.

@@ -131,15 +131,31 @@ impl Tokenizer {
         while i < bytes.len() {
             let byte = bytes[i];
             if byte.is_ascii() {
-                let mapped = self.ascii[byte as usize];
-                if mapped != 0 {
-                    self.extend_token(shingler, sink);
-                    shingler.buf.push(mapped);
-                } else if self.in_token {
-                    shingler.end_token(sink);
-                    self.in_token = false;
+                if self.ascii[byte as usize] == 0 {
+                    if self.in_token {
+                        shingler.end_token(sink);
+                        self.in_token = false;
+                    }
+                    i += 1;
+                    continue;
                 }
-                i += 1;
+                // A run of ASCII token bytes, copied through the table at once.
+                let start = i;
+                while i < bytes.len() && bytes[i].is_ascii() && self.ascii[bytes[i] as usize] != 0 {
+                    i += 1;
+                }
+                let mut run = &bytes[start..i];
+                while !run.is_empty() {
+                    self.extend_token(shingler, sink);
+                    let room = MAX_TOKEN_BYTES
+                        .saturating_sub(shingler.token_len())
+                        .clamp(1, run.len());
+                    let ascii = &self.ascii;
+                    shingler
+                        .buf
+                        .extend(run[..room].iter().map(|&b| ascii[b as usize]));
+                    run = &run[room..];
+                }
                 continue;
             }
             let Some(c) = text[i..].chars().next() else {
