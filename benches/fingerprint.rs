@@ -75,14 +75,21 @@ fn baseline(text: &[u8]) -> u64 {
     let mut starts = [0usize; 3];
     let mut count = 0usize;
     let mut acc = 0u64;
-    for word in text.split(|b| b.is_ascii_whitespace()).filter(|w| !w.is_empty()) {
+    for word in text
+        .split(|b| b.is_ascii_whitespace())
+        .filter(|w| !w.is_empty())
+    {
         if count >= 3 {
             // Drop the oldest word from the window.
             let cut = starts[1];
             buffer.drain(..cut);
             starts = [0, starts[2] - cut, buffer.len() + 1];
         } else {
-            starts[count] = if buffer.is_empty() { 0 } else { buffer.len() + 1 };
+            starts[count] = if buffer.is_empty() {
+                0
+            } else {
+                buffer.len() + 1
+            };
         }
         if !buffer.is_empty() {
             buffer.push(b' ');
@@ -101,15 +108,23 @@ fn throughput(c: &mut Criterion) {
     let mut group = c.benchmark_group("fingerprint");
     group.throughput(Throughput::Bytes(text.len() as u64));
     group.sample_size(10);
-    group.bench_function("baseline-split-xxh3-words3", |b| b.iter(|| baseline(black_box(&text))));
+    group.bench_function("baseline-split-xxh3-words3", |b| {
+        b.iter(|| baseline(black_box(&text)))
+    });
     for (name, shingle, hash) in [
         ("words3-xxh3", Shingle::Words(3), FeatureHash::Xxh3),
         ("words3-sha3", Shingle::Words(3), FeatureHash::Sha3),
         ("chars5-xxh3", Shingle::Chars(5), FeatureHash::Xxh3),
         ("chars5-sha3", Shingle::Chars(5), FeatureHash::Sha3),
     ] {
-        let fingerprinter = Fingerprinter::new(FeatureOptions { shingle, hash, ..FeatureOptions::default() });
-        group.bench_function(name, |b| b.iter(|| fingerprinter.fingerprint_bytes(black_box(&text))));
+        let fingerprinter = Fingerprinter::new(FeatureOptions {
+            shingle,
+            hash,
+            ..FeatureOptions::default()
+        });
+        group.bench_function(name, |b| {
+            b.iter(|| fingerprinter.fingerprint_bytes(black_box(&text)))
+        });
     }
     group.finish();
 }

@@ -9,8 +9,6 @@
 //! with fewer than N tokens (but at least one) gives one feature: all of
 //! its tokens. How tokens are found is the tokenizer's business.
 
-use std::collections::VecDeque;
-
 use super::weights::{TokenRules, TokenWeigher};
 
 /// Where features go: the SimHash accumulator, a feature set, SDR sums.
@@ -34,10 +32,11 @@ pub(crate) struct Shingler<'a> {
     join: bool,
     /// Token bytes of the window (and of the token being built), joined.
     pub(crate) buf: Vec<u8>,
-    /// Start offset in `buf` of each token in the window, oldest first.
-    starts: VecDeque<usize>,
-    /// Weight of each token in the window (all 1 without rules).
-    weights: VecDeque<u32>,
+    /// Start offset in `buf` of each token since the last compaction; the
+    /// window is the last N (plain vectors: pushing is all the hot path does).
+    starts: Vec<usize>,
+    /// Weight of each token in `starts` (only kept when there are rules).
+    weights: Vec<u32>,
     /// Length of `buf` before the current token's joiner.
     token_mark: usize,
     /// Start offset of the current token.
@@ -56,8 +55,8 @@ impl<'a> Shingler<'a> {
             n,
             join,
             buf: Vec::with_capacity(COMPACT_AT * 2),
-            starts: VecDeque::with_capacity(n + 1),
-            weights: VecDeque::with_capacity(n + 1),
+            starts: Vec::with_capacity(COMPACT_AT),
+            weights: Vec::new(),
             token_mark: 0,
             token_start: 0,
             tokens: 0,
@@ -106,16 +105,16 @@ impl<'a> Shingler<'a> {
                 }
             }
         };
-        if self.starts.len() == self.n {
-            self.starts.pop_front();
-            self.weights.pop_front();
+        self.starts.push(self.token_start);
+        if self.weigher.is_some() {
+            self.weights.push(weight);
         }
-        self.starts.push_back(self.token_start);
-        self.weights.push_back(weight);
         self.tokens = self.tokens.saturating_add(1);
-        if self.starts.len() == self.n {
+        if self.starts.len() >= self.n {
             self.emit(sink);
-            self.compact();
+            if self.starts[self.window()] >= COMPACT_AT {
+                self.compact();
+            }
         }
     }
 
@@ -126,29 +125,41 @@ impl<'a> Shingler<'a> {
         }
     }
 
+    /// Index in `starts` of the oldest token in the window.
+    #[inline]
+    fn window(&self) -> usize {
+        self.starts.len().saturating_sub(self.n)
+    }
+
     /// Hands the window to the sink, weighted by its heaviest token.
     #[inline]
     fn emit(&mut self, sink: &mut impl FeatureSink) {
+        let first = self.window();
         let weight = if self.weigher.is_none() {
             1
         } else {
-            self.weights.iter().copied().max().unwrap_or(0)
+            self.weights[first..].iter().copied().max().unwrap_or(0)
         };
         if weight > 0 {
-            let start = self.starts.front().copied().unwrap_or(0);
+            let start = self.starts.get(first).copied().unwrap_or(0);
             sink.feature(&self.buf[start..], weight);
         }
     }
 
-    /// Drops the bytes before the window once there are enough of them.
-    #[inline]
+    /// Drops the bytes and tokens before the window once there are enough.
+    #[cold]
     fn compact(&mut self) {
-        let front = self.starts.front().copied().unwrap_or(0);
+        let first = self.window();
+        let front = self.starts.get(first).copied().unwrap_or(0);
         if front >= COMPACT_AT {
             self.buf.copy_within(front.., 0);
             self.buf.truncate(self.buf.len() - front);
+            self.starts.drain(..first);
             for start in &mut self.starts {
                 *start -= front;
+            }
+            if self.weigher.is_some() {
+                self.weights.drain(..first);
             }
             self.token_start -= front;
             self.token_mark = self.token_mark.saturating_sub(front);

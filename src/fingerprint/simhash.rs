@@ -27,9 +27,16 @@ const SPREAD: [u64; 256] = {
 /// Unit additions a byte counter can take before it must be flushed.
 const LANE_LIMIT: u32 = 255;
 
+/// Unit hashes buffered before they are counted in one tight loop (with
+/// the counters in registers rather than memory).
+const BATCH: usize = 64;
+
 /// Accumulates weighted feature hashes into a 64-bit SimHash.
 #[derive(Clone, Debug)]
 pub struct Accumulator {
+    /// Unit-weight hashes not yet counted.
+    batch: [u64; BATCH],
+    batch_len: usize,
     /// Byte k of `lanes[j]` counts unit features with bit 8j+k set.
     lanes: [u64; 8],
     /// Unit features added to `lanes` since the last flush.
@@ -43,6 +50,8 @@ pub struct Accumulator {
 impl Default for Accumulator {
     fn default() -> Self {
         Accumulator {
+            batch: [0; BATCH],
+            batch_len: 0,
             lanes: [0; 8],
             in_lanes: 0,
             set_weight: [0; 64],
@@ -58,15 +67,30 @@ impl Accumulator {
     }
 
     /// Adds a feature hash with weight 1.
-    #[inline]
+    #[inline(always)]
     pub fn add_unit(&mut self, hash: u64) {
-        for (j, lane) in self.lanes.iter_mut().enumerate() {
-            *lane += SPREAD[((hash >> (8 * j)) & 0xFF) as usize];
+        self.batch[self.batch_len] = hash;
+        self.batch_len += 1;
+        if self.batch_len == BATCH {
+            self.count_batch();
         }
-        self.in_lanes += 1;
-        if self.in_lanes == LANE_LIMIT {
-            self.flush();
+    }
+
+    /// Counts the buffered unit hashes into the byte counters.
+    #[inline(never)]
+    fn count_batch(&mut self) {
+        if self.in_lanes + BATCH as u32 > LANE_LIMIT {
+            self.flush_lanes();
         }
+        let mut lanes = self.lanes;
+        for &hash in &self.batch[..self.batch_len] {
+            for (j, lane) in lanes.iter_mut().enumerate() {
+                *lane += SPREAD[((hash >> (8 * j)) & 0xFF) as usize];
+            }
+        }
+        self.lanes = lanes;
+        self.in_lanes += self.batch_len as u32;
+        self.batch_len = 0;
     }
 
     /// Adds a feature hash with weight `weight`.
@@ -82,8 +106,14 @@ impl Accumulator {
         self.total_weight += weight;
     }
 
-    /// Moves the byte counters into the wide sums.
+    /// Counts everything buffered into the wide sums.
     fn flush(&mut self) {
+        self.count_batch();
+        self.flush_lanes();
+    }
+
+    /// Moves the byte counters into the wide sums.
+    fn flush_lanes(&mut self) {
         for (j, lane) in self.lanes.iter_mut().enumerate() {
             for k in 0..8 {
                 self.set_weight[8 * j + k] += u128::from((*lane >> (8 * k)) & 0xFF);

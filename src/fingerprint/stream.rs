@@ -148,7 +148,12 @@ impl FeatureSink for TfSink {
     #[inline]
     fn feature(&mut self, bytes: &[u8], weight: u32) {
         self.features += 1;
-        self.accumulator.add(feature_hash(self.hash, bytes), weight);
+        let hash = feature_hash(self.hash, bytes);
+        if weight == 1 {
+            self.accumulator.add_unit(hash);
+        } else {
+            self.accumulator.add(hash, weight);
+        }
     }
 }
 

@@ -129,17 +129,30 @@ impl Tokenizer {
         let bytes = text.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
+            // Fast path: 64 ASCII bytes at a time, token boundaries from a bit mask.
+            if let Some(block) = bytes.get(i..i + 64) {
+                if let Some(mask) = self.ascii_mask(block) {
+                    self.feed_block(block, mask, shingler, sink);
+                    i += 64;
+                    continue;
+                }
+            }
             let byte = bytes[i];
             if byte.is_ascii() {
-                let mapped = self.ascii[byte as usize];
-                if mapped != 0 {
-                    self.extend_token(shingler, sink);
-                    shingler.buf.push(mapped);
-                } else if self.in_token {
-                    shingler.end_token(sink);
-                    self.in_token = false;
+                if self.ascii[byte as usize] == 0 {
+                    if self.in_token {
+                        shingler.end_token(sink);
+                        self.in_token = false;
+                    }
+                    i += 1;
+                    continue;
                 }
-                i += 1;
+                // A run of ASCII token bytes, copied through the table at once.
+                let start = i;
+                while i < bytes.len() && bytes[i].is_ascii() && self.ascii[bytes[i] as usize] != 0 {
+                    i += 1;
+                }
+                self.push_ascii_run(&bytes[start..i], shingler, sink);
                 continue;
             }
             let Some(c) = text[i..].chars().next() else {
@@ -163,6 +176,68 @@ impl Tokenizer {
                 self.extend_token(shingler, sink);
                 self.push_char(c, shingler);
             }
+        }
+    }
+
+    /// Bit k set when byte k of an all-ASCII block is a token byte; `None`
+    /// when the block has a non-ASCII byte.
+    #[inline]
+    fn ascii_mask(&self, block: &[u8]) -> Option<u64> {
+        let (mut mask, mut high) = (0u64, 0u8);
+        for (k, &byte) in block.iter().enumerate() {
+            high |= byte;
+            mask |= u64::from(self.ascii[usize::from(byte & 0x7F)] != 0) << k;
+        }
+        (high < 0x80).then_some(mask)
+    }
+
+    /// Tokenises a 64-byte ASCII block, one loop turn per token.
+    #[inline]
+    fn feed_block(
+        &mut self,
+        block: &[u8],
+        mask: u64,
+        shingler: &mut Shingler<'_>,
+        sink: &mut impl FeatureSink,
+    ) {
+        let mut pos = 0usize;
+        while pos < 64 {
+            if !self.in_token {
+                let rest = mask >> pos;
+                if rest == 0 {
+                    break;
+                }
+                pos += rest.trailing_zeros() as usize;
+            }
+            let run = (mask >> pos).trailing_ones() as usize;
+            self.push_ascii_run(&block[pos..pos + run], shingler, sink);
+            pos += run;
+            if pos < 64 {
+                shingler.end_token(sink);
+                self.in_token = false;
+            }
+        }
+    }
+
+    /// Appends a run of ASCII token bytes through the table, splitting
+    /// overlong tokens.
+    #[inline]
+    fn push_ascii_run(
+        &mut self,
+        mut run: &[u8],
+        shingler: &mut Shingler<'_>,
+        sink: &mut impl FeatureSink,
+    ) {
+        while !run.is_empty() {
+            self.extend_token(shingler, sink);
+            let room = MAX_TOKEN_BYTES
+                .saturating_sub(shingler.token_len())
+                .clamp(1, run.len());
+            let ascii = &self.ascii;
+            shingler
+                .buf
+                .extend(run[..room].iter().map(|&b| ascii[usize::from(b)]));
+            run = &run[room..];
         }
     }
 
