@@ -1,7 +1,37 @@
 //! The search stage: fingerprints in, near-duplicate pairs and groups out.
 //!
-//! INTERFACE STUB: the pair search replaces the bodies; the types and
-//! signatures below are the contract the rest of the crate codes against.
+//! [`search`] takes `(DocId, u64)` fingerprints and a maximum Hamming
+//! distance k and returns every pair within k and the groups (connected
+//! components) they form. It knows nothing of files. Identical fingerprints
+//! are collapsed first ([`collapse`]), one of three methods pairs the
+//! distinct ones ([`blocks`] exact, [`rotate`] approximate, [`brute`] the
+//! reference), each pair found goes through a [`sink`] that counts it,
+//! expands it to document pairs and joins it in the union-find, and
+//! [`groups`] reads the components. docs/SEARCH.md has the figures.
+
+mod blocks;
+mod brute;
+mod collapse;
+mod groups;
+mod plan;
+mod rotate;
+mod sink;
+mod sort;
+mod tasks;
+
+#[cfg(test)]
+mod tests;
+
+use sink::Shared;
+
+/// The largest distance k accepted. Every k up to it is searched exactly
+/// by `Method::Exact`; past 32 bits of 64, two unrelated fingerprints are
+/// more likely within k than not, so a larger k finds no near-duplicates.
+pub const MAX_DISTANCE: u32 = 32;
+
+/// The window `Method::Rotate` uses unless told otherwise (chosen by
+/// measurement: docs/SEARCH.md).
+pub const DEFAULT_WINDOW: usize = 8;
 
 /// A document's index in the run (assigned in input order).
 pub type DocId = u32;
@@ -50,6 +80,11 @@ pub struct SearchStats {
     pub largest_bucket: u64,
     /// Fingerprint comparisons made.
     pub comparisons: u64,
+    /// Blocks the exact search cut the 64 bits into (0 when it used none:
+    /// brute force, rotation, or nothing to search).
+    pub blocks: u32,
+    /// Sorted tables (block tables, or the 64 rotations) the search built.
+    pub tables: u64,
 }
 
 /// What a search found.
@@ -66,11 +101,74 @@ pub struct SearchOutcome {
 }
 
 /// Finds every pair within `options.max_distance`.
+///
+/// Pairs are sorted by (distance, a, b) and truncated to
+/// `options.max_pairs`; `total_pairs` counts them all. A fingerprint held by
+/// c documents yields c(c-1)/2 pairs at distance 0 and one group, without
+/// being searched c times. The result is the same for any thread count.
+///
+/// # Errors
+/// `Error::Usage` if `max_distance` exceeds [`MAX_DISTANCE`], if `window`
+/// is 0 for `Method::Rotate`, or if an id appears with two different
+/// fingerprints (the same `(id, fingerprint)` twice counts once).
 pub fn search(
-    _fingerprints: &[(DocId, u64)],
-    _options: &SearchOptions,
+    fingerprints: &[(DocId, u64)],
+    options: &SearchOptions,
 ) -> crate::Result<SearchOutcome> {
-    todo!()
+    let k = options.max_distance;
+    if k > MAX_DISTANCE {
+        return Err(crate::Error::Usage(format!(
+            "distance {k} is out of range: k must be between 0 and {MAX_DISTANCE}"
+        )));
+    }
+    if options.method == Method::Rotate && options.window == 0 {
+        return Err(crate::Error::Usage(
+            "window must be at least 1 for the rotate method".to_string(),
+        ));
+    }
+    let shared = Shared::new(collapse::Collapsed::new(fingerprints)?, options.max_pairs);
+    let n = shared.collapsed.len();
+
+    let mut repeats = shared.sink();
+    repeats.emit_repeats();
+    let mut stats = SearchStats {
+        unique_fingerprints: n as u64,
+        ..SearchStats::default()
+    };
+    let found = if k == 0 || n < 2 {
+        shared.nothing()
+    } else {
+        match options.method {
+            Method::Brute => brute::search(&shared, k),
+            Method::Rotate => {
+                stats.tables = 64;
+                rotate::search(&shared, k, options.window)
+            }
+            Method::Exact => match plan::choose(n, k) {
+                plan::Plan::Nothing => shared.nothing(),
+                plan::Plan::Brute => brute::search(&shared, k),
+                plan::Plan::Blocks(m) => {
+                    let (found, tables) = blocks::search(&shared, k, m);
+                    stats.blocks = m;
+                    stats.tables = tables;
+                    found
+                }
+            },
+        }
+    };
+    let found = repeats.finish().merge(found);
+    stats.largest_bucket = found.largest_bucket;
+    stats.comparisons = found.comparisons;
+    let union_find = shared
+        .union_find
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner());
+    Ok(SearchOutcome {
+        pairs: found.pairs.into_sorted(),
+        total_pairs: found.total_pairs,
+        groups: groups::groups(&shared.collapsed, union_find),
+        stats,
+    })
 }
 #[allow(missing_docs)]
 pub fn groups_of_pairs(_p: &[Pair]) -> Vec<Vec<DocId>> {

@@ -1,0 +1,305 @@
+//! The exact search: permuted block tables (Manku, Jain, Das Sarma,
+//! "Detecting Near-Duplicates for Web Crawling", WWW 2007).
+//!
+//! The 64 bits are cut into m > k blocks of contiguous bits. Two
+//! fingerprints within distance k differ in at most k blocks, so they agree
+//! on at least m - k. Each table chooses m - k blocks as its key: it permutes
+//! every fingerprint so the key blocks come first, sorts, and compares only
+//! fingerprints with equal keys. The C(m, k) tables together meet every pair
+//! within k; a pair is emitted only by the table whose key blocks are the
+//! first m - k blocks it agrees on, so it is reported once without any
+//! set of seen pairs.
+
+use super::sink::{Found, Shared, Sink};
+use super::sort::{SortBuffers, scatter_bits};
+use super::tasks;
+
+/// How the 64 bits are cut: block 0 holds the most significant bits.
+#[derive(Debug)]
+pub(crate) struct Layout {
+    /// The bits of each block, as a mask.
+    masks: Vec<u64>,
+    /// The distance searched.
+    max_distance: u32,
+}
+
+/// One table: a bit permutation that brings its key blocks to the top.
+#[derive(Debug)]
+pub(crate) struct Table {
+    /// Bit j is set when block j is part of the key.
+    key_blocks: u64,
+    /// Width of the key in bits.
+    key_bits: u32,
+    /// (source mask, left rotation) moves, each a run of adjacent blocks.
+    forward: Vec<(u64, u32)>,
+    /// The moves that undo `forward`.
+    inverse: Vec<(u64, u32)>,
+}
+
+impl Layout {
+    /// `blocks` blocks (k < blocks <= 64); the first `64 % blocks` are one
+    /// bit wider than the rest.
+    pub(crate) fn new(blocks: u32, max_distance: u32) -> Layout {
+        debug_assert!(max_distance < blocks && blocks <= 64);
+        let mut masks = Vec::with_capacity(blocks as usize);
+        let mut top = 64u32;
+        for j in 0..blocks {
+            let width = 64 / blocks + u32::from(j < 64 % blocks);
+            let mask = if width == 64 {
+                u64::MAX
+            } else {
+                ((1u64 << width) - 1) << (top - width)
+            };
+            masks.push(mask);
+            top -= width;
+        }
+        Layout {
+            masks,
+            max_distance,
+        }
+    }
+
+    fn blocks(&self) -> u32 {
+        self.masks.len() as u32
+    }
+
+    /// Every table's key blocks: each choice of m - k blocks, as a set of
+    /// block numbers (8 bytes a table; the tables are built when run).
+    pub(crate) fn key_block_sets(&self) -> Vec<u64> {
+        let m = self.blocks();
+        let chosen = m - self.max_distance;
+        let mut sets = Vec::new();
+        // Gosper's hack walks the m-bit masks with `chosen` bits set.
+        let mut set: u128 = (1u128 << chosen) - 1;
+        while set < (1u128 << m) {
+            sets.push(set as u64);
+            let low = set & set.wrapping_neg();
+            let ripple = set + low;
+            set = (((ripple ^ set) >> 2) / low) | ripple;
+        }
+        sets
+    }
+
+    /// Every table (for tests: a search builds each as it runs it).
+    #[cfg(test)]
+    fn tables(&self) -> Vec<Table> {
+        self.key_block_sets()
+            .into_iter()
+            .map(|set| self.table(set))
+            .collect()
+    }
+
+    /// The table keyed on `key_blocks`.
+    fn table(&self, key_blocks: u64) -> Table {
+        let m = self.blocks() as usize;
+        let order = (0..m)
+            .filter(|&j| key_blocks >> j & 1 == 1)
+            .chain((0..m).filter(|&j| key_blocks >> j & 1 == 0));
+        let mut forward: Vec<(u64, u32)> = Vec::new();
+        let mut top = 64u32;
+        for j in order {
+            let mask = self.masks[j];
+            let width = mask.count_ones();
+            let source_top = 64 - mask.leading_zeros();
+            let rotation = (top + 64 - source_top) % 64;
+            top -= width;
+            match forward.last_mut() {
+                // Adjacent blocks that stay adjacent move together.
+                Some(last) if last.1 == rotation => last.0 |= mask,
+                _ => forward.push((mask, rotation)),
+            }
+        }
+        let inverse = forward
+            .iter()
+            .map(|&(mask, rotation)| (mask.rotate_left(rotation), (64 - rotation) % 64))
+            .collect();
+        let key_bits = self
+            .masks
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| key_blocks >> j & 1 == 1)
+            .map(|(_, mask)| mask.count_ones())
+            .sum();
+        Table {
+            key_blocks,
+            key_bits,
+            forward,
+            inverse,
+        }
+    }
+
+    /// The blocks on which two fingerprints with XOR `difference` agree.
+    fn agreeing_blocks(&self, difference: u64) -> u64 {
+        self.masks
+            .iter()
+            .enumerate()
+            .filter(|&(_, mask)| difference & mask == 0)
+            .fold(0, |set, (j, _)| set | 1 << j)
+    }
+
+    /// Whether `table` is the one that reports a pair with XOR `difference`
+    /// (within the distance): the first m - k blocks the pair agrees on must
+    /// be exactly its key blocks.
+    fn owns(&self, table: &Table, difference: u64) -> bool {
+        let agree = self.agreeing_blocks(difference);
+        let mut rest = agree;
+        for _ in 0..self.blocks() - self.max_distance {
+            rest &= rest.wrapping_sub(1);
+        }
+        agree ^ rest == table.key_blocks
+    }
+}
+
+/// Applies a list of moves.
+fn permute(moves: &[(u64, u32)], x: u64) -> u64 {
+    moves.iter().fold(0, |out, &(mask, rotation)| {
+        out | (x & mask).rotate_left(rotation)
+    })
+}
+
+/// Runs every table of `blocks` blocks over the distinct fingerprints.
+pub(crate) fn search(shared: &Shared, max_distance: u32, blocks: u32) -> (Found, u64) {
+    let layout = Layout::new(blocks, max_distance);
+    let key_block_sets = layout.key_block_sets();
+    let count = key_block_sets.len() as u64;
+    let found = tasks::run(
+        shared.collapsed.len(),
+        &key_block_sets,
+        || shared.nothing(),
+        |&key_blocks, buffers| {
+            let mut sink = shared.sink();
+            let table = layout.table(key_blocks);
+            run_table(shared, &layout, &table, buffers, &mut sink);
+            sink.finish()
+        },
+        Found::merge,
+    );
+    (found, count)
+}
+
+/// Sorts the fingerprints by one table's permutation and compares those
+/// with equal keys.
+fn run_table(
+    shared: &Shared,
+    layout: &Layout,
+    table: &Table,
+    buffers: &mut SortBuffers<u64>,
+    sink: &mut Sink<'_>,
+) {
+    let fingerprints = &shared.collapsed.fingerprints;
+    let bits = scatter_bits(fingerprints.len(), table.key_bits);
+    buffers.sort_mapped(
+        fingerprints,
+        |&x| permute(&table.forward, x),
+        |&v| v,
+        bits,
+        false,
+    );
+    let values = &buffers.values;
+    let shift = 64 - table.key_bits;
+    let k = layout.max_distance;
+    let mut start = 0;
+    while start < values.len() {
+        let key = values[start] >> shift;
+        let end = start
+            + values[start..]
+                .iter()
+                .position(|&v| v >> shift != key)
+                .unwrap_or(values.len() - start);
+        let bucket = &values[start..end];
+        let len = bucket.len() as u64;
+        sink.found.largest_bucket = sink.found.largest_bucket.max(len);
+        sink.found.comparisons += len * (len - 1) / 2;
+        for (i, &x) in bucket.iter().enumerate() {
+            for &y in &bucket[i + 1..] {
+                let distance = (x ^ y).count_ones();
+                if distance <= k && layout.owns(table, permute(&table.inverse, x ^ y)) {
+                    let a = shared.collapsed.index_of(permute(&table.inverse, x));
+                    let b = shared.collapsed.index_of(permute(&table.inverse, y));
+                    sink.emit(a, b, distance);
+                }
+            }
+        }
+        start = end;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_tile_the_64_bits() {
+        for m in 1..=64 {
+            let layout = Layout::new(m, 0);
+            assert_eq!(layout.masks.iter().fold(0, |a, b| a | b), u64::MAX);
+            assert_eq!(layout.masks.iter().map(|m| m.count_ones()).sum::<u32>(), 64);
+            let widths: Vec<u32> = layout.masks.iter().map(|m| m.count_ones()).collect();
+            assert!(widths.windows(2).all(|w| w[0] >= w[1]), "{widths:?}");
+            assert!(widths[0] - widths[widths.len() - 1] <= 1);
+        }
+    }
+
+    #[test]
+    fn tables_are_every_choice_of_key_blocks() {
+        let layout = Layout::new(6, 3);
+        let tables = layout.tables();
+        assert_eq!(tables.len(), 20);
+        let mut keys: Vec<u64> = tables.iter().map(|t| t.key_blocks).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), 20);
+        assert!(keys.iter().all(|k| k.count_ones() == 3 && *k < 64));
+        assert_eq!(Layout::new(64, 63).tables().len(), 64);
+        assert_eq!(Layout::new(64, 0).tables().len(), 1);
+    }
+
+    #[test]
+    fn permutations_put_the_key_on_top_and_invert() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for (m, k) in [(4, 3), (5, 3), (7, 2), (13, 10), (64, 60), (1, 0)] {
+            let layout = Layout::new(m, k);
+            for table in layout.tables() {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let p = permute(&table.forward, x);
+                assert_eq!(permute(&table.inverse, p), x);
+                assert_eq!(p.count_ones(), x.count_ones());
+                // The key is the key blocks' bits, most significant first.
+                let mut key = 0u128;
+                for (j, mask) in layout.masks.iter().enumerate() {
+                    if table.key_blocks >> j & 1 == 1 {
+                        let width = mask.count_ones();
+                        key = key << width | u128::from((x & mask) >> mask.trailing_zeros());
+                    }
+                }
+                assert_eq!(u128::from(p) >> (64 - table.key_bits), key);
+            }
+        }
+    }
+
+    #[test]
+    fn exactly_one_table_owns_each_close_pair() {
+        let layout = Layout::new(7, 3);
+        let tables = layout.tables();
+        let mut x = 1u64;
+        for _ in 0..2000 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            // A difference of at most 3 bits.
+            let difference = (0..3).fold(0u64, |d, i| d | 1 << ((x >> (10 * i)) % 64));
+            let owners: Vec<&Table> = tables
+                .iter()
+                .filter(|t| layout.owns(t, difference))
+                .collect();
+            assert_eq!(owners.len(), 1, "{difference:#x}");
+            // The owner's key blocks are all blocks the pair agrees on.
+            assert_eq!(
+                layout.agreeing_blocks(difference) & owners[0].key_blocks,
+                owners[0].key_blocks
+            );
+        }
+    }
+}

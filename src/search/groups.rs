@@ -1,0 +1,110 @@
+//! Groups: the connected components of the pair graph, computed over
+//! distinct fingerprints (never over expanded document pairs) and then
+//! filled in with their documents.
+
+use super::DocId;
+use super::collapse::Collapsed;
+
+/// Union-find over distinct fingerprint numbers, with path halving and
+/// union by size; the components do not depend on the order of unions.
+#[derive(Debug)]
+pub(crate) struct UnionFind {
+    parent: Vec<u32>,
+    size: Vec<u32>,
+}
+
+impl UnionFind {
+    /// `n` singletons. `size` is allocated on the first union, so a search
+    /// that finds nothing costs only `parent`.
+    pub(crate) fn new(n: usize) -> UnionFind {
+        UnionFind {
+            parent: (0..n as u32).collect(),
+            size: Vec::new(),
+        }
+    }
+
+    /// The representative of `x`'s component.
+    pub(crate) fn find(&mut self, mut x: u32) -> u32 {
+        while self.parent[x as usize] != x {
+            let grandparent = self.parent[self.parent[x as usize] as usize];
+            self.parent[x as usize] = grandparent;
+            x = grandparent;
+        }
+        x
+    }
+
+    /// Joins the components of `x` and `y`.
+    pub(crate) fn union(&mut self, x: u32, y: u32) {
+        let (mut x, mut y) = (self.find(x), self.find(y));
+        if x == y {
+            return;
+        }
+        if self.size.is_empty() {
+            self.size = vec![1; self.parent.len()];
+        }
+        if self.size[x as usize] < self.size[y as usize] {
+            std::mem::swap(&mut x, &mut y);
+        }
+        self.parent[y as usize] = x;
+        self.size[x as usize] += self.size[y as usize];
+    }
+}
+
+/// The groups of documents: every component with two or more documents
+/// (a repeated fingerprint alone makes one), members ascending, groups
+/// ordered by their first member.
+pub(crate) fn groups(collapsed: &Collapsed, mut union_find: UnionFind) -> Vec<Vec<DocId>> {
+    let n = collapsed.len();
+    // Documents per component, counted at its root.
+    let mut count = vec![0u32; n];
+    for x in 0..n as u32 {
+        let root = union_find.find(x) as usize;
+        count[root] += collapsed.ids(x).len() as u32;
+    }
+    // Only components of two or more documents get a group (and memory).
+    let mut slot = vec![u32::MAX; n];
+    let mut groups: Vec<Vec<DocId>> = Vec::new();
+    for x in 0..n as u32 {
+        let root = union_find.find(x) as usize;
+        if count[root] < 2 {
+            continue;
+        }
+        if slot[root] == u32::MAX {
+            slot[root] = groups.len() as u32;
+            groups.push(Vec::with_capacity(count[root] as usize));
+        }
+        groups[slot[root] as usize].extend_from_slice(collapsed.ids(x));
+    }
+    for group in groups.iter_mut() {
+        group.sort_unstable();
+    }
+    groups.sort_unstable_by_key(|g| g[0]);
+    groups
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn union_find_joins_transitively() {
+        let mut uf = UnionFind::new(6);
+        uf.union(0, 1);
+        uf.union(4, 5);
+        uf.union(1, 5);
+        assert_eq!(uf.find(0), uf.find(4));
+        assert_ne!(uf.find(0), uf.find(2));
+        assert_ne!(uf.find(2), uf.find(3));
+    }
+
+    #[test]
+    fn groups_hold_repeats_and_components() {
+        // Fingerprints 10, 20, 30, 40; 20 is held by two documents.
+        let input = [(7, 10), (3, 20), (1, 20), (0, 30), (9, 40), (2, 50)];
+        let collapsed = Collapsed::new(&input).unwrap();
+        let mut uf = UnionFind::new(collapsed.len());
+        uf.union(collapsed.index_of(40), collapsed.index_of(10));
+        let found = groups(&collapsed, uf);
+        assert_eq!(found, vec![vec![1, 3], vec![7, 9]]);
+    }
+}

@@ -1,0 +1,133 @@
+//! The cost model of the exact search: how many blocks to cut the 64 bits
+//! into, or whether brute force is cheaper.
+//!
+//! With m blocks and distance k there are C(m, k) tables; a table whose key
+//! has b bits costs one sorting pass over the n fingerprints plus, on
+//! uniformly random fingerprints, C(n, 2) / 2^b comparisons inside buckets of
+//! equal keys. Brute force costs C(n, 2) comparisons. The model picks the
+//! cheapest, in units of one comparison (docs/SEARCH.md has the figures).
+
+/// Cost of putting one fingerprint through one table (permute, scatter,
+/// sort its bucket, scan), in comparisons; measured with benches/search.rs.
+const PASS_COST: f64 = 24.0;
+
+/// Tables beyond this are never planned (their list takes 8 bytes each);
+/// so many tables cost more than brute force below n of about 10^8.
+pub(crate) const MAX_TABLES: f64 = 1e6;
+
+/// What the exact search will do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Plan {
+    /// Nothing to search: k = 0 or fewer than two distinct fingerprints.
+    Nothing,
+    /// Compare all pairs.
+    Brute,
+    /// Permuted block tables with this many blocks.
+    Blocks(u32),
+}
+
+/// The cheapest plan for `n` distinct fingerprints and distance `k`.
+pub(crate) fn choose(n: usize, k: u32) -> Plan {
+    if k == 0 || n < 2 {
+        return Plan::Nothing;
+    }
+    let pairs = n as f64 * (n as f64 - 1.0) / 2.0;
+    let mut best = (pairs, Plan::Brute);
+    for m in k + 1..=64 {
+        let Some(cost) = blocks_cost(n, k, m) else {
+            continue;
+        };
+        if cost < best.0 {
+            best = (cost, Plan::Blocks(m));
+        }
+    }
+    best.1
+}
+
+/// The modelled cost of `m` blocks, or `None` if it needs too many tables.
+pub(crate) fn blocks_cost(n: usize, k: u32, m: u32) -> Option<f64> {
+    let tables = binomial(m, k);
+    if tables > MAX_TABLES {
+        return None;
+    }
+    let pairs = n as f64 * (n as f64 - 1.0) / 2.0;
+    // `wide` blocks have one bit more than the others; a table choosing i of
+    // them has a key of (m - k) * narrow + i bits.
+    let narrow = 64 / m;
+    let wide = 64 % m;
+    let chosen = m - k;
+    let mut collisions = 0.0;
+    for i in 0..=chosen.min(wide) {
+        let ways = binomial(wide, i) * binomial(m - wide, chosen - i);
+        let key_bits = (chosen * narrow + i) as i32;
+        collisions += ways * pairs * 2f64.powi(-key_bits);
+    }
+    Some(tables * n as f64 * PASS_COST + collisions)
+}
+
+/// C(n, k) as a float (exact below 2^53).
+pub(crate) fn binomial(n: u32, k: u32) -> f64 {
+    if k > n {
+        return 0.0;
+    }
+    let k = k.min(n - k);
+    (0..k).fold(1.0, |acc, i| acc * f64::from(n - i) / f64::from(i + 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binomials() {
+        assert_eq!(binomial(5, 2), 10.0);
+        assert_eq!(binomial(64, 0), 1.0);
+        assert_eq!(binomial(3, 4), 0.0);
+        assert_eq!(binomial(40, 8), 76_904_685.0);
+        assert!((binomial(64, 32) / 1.832_624_140_942_590_5e18 - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn trivial_runs_need_no_search() {
+        assert_eq!(choose(1_000, 0), Plan::Nothing);
+        assert_eq!(choose(1, 5), Plan::Nothing);
+    }
+
+    #[test]
+    fn tiny_runs_use_brute_force() {
+        assert_eq!(choose(2, 3), Plan::Brute);
+        assert_eq!(choose(50, 3), Plan::Brute);
+    }
+
+    #[test]
+    fn large_runs_use_more_blocks_than_k() {
+        for (n, k) in [
+            (1_000_000, 3),
+            (10_000_000, 3),
+            (1_000_000, 6),
+            (1_000_000, 10),
+        ] {
+            match choose(n, k) {
+                Plan::Blocks(m) => assert!(m > k, "n={n} k={k} m={m}"),
+                other => panic!("n={n} k={k}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn chosen_plan_is_no_costlier_than_any_layout() {
+        for n in [100, 10_000, 1_000_000] {
+            for k in 1..=12 {
+                let best = match choose(n, k) {
+                    Plan::Blocks(m) => blocks_cost(n, k, m).unwrap(),
+                    _ => n as f64 * (n as f64 - 1.0) / 2.0,
+                };
+                for m in k + 1..=64 {
+                    if let Some(cost) = blocks_cost(n, k, m) {
+                        assert!(best <= cost, "n={n} k={k} m={m}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,178 @@
+//! Sorting by the top bits of a 64-bit key: one counting pass, one scatter
+//! pass, then small sorts that stay in cache.
+//!
+//! This is the inner loop of every block table and rotation, so it avoids the
+//! full comparison sort of n values: the scatter does the first ~log2(n) - 4
+//! bits in linear time and `sort_unstable` finishes buckets of about 16.
+
+use rayon::prelude::*;
+
+/// The widest scatter: 2^16 counters (256 KiB) still sit in L2 cache.
+const MAX_SCATTER_BITS: u32 = 16;
+
+/// Top bits to scatter `len` values on so that buckets hold about 16,
+/// never more than `max_bits` (the bits that are meaningful to the caller).
+pub(crate) fn scatter_bits(len: usize, max_bits: u32) -> u32 {
+    let buckets = len / 16;
+    let bits = usize::BITS - buckets.leading_zeros();
+    bits.min(MAX_SCATTER_BITS).min(max_bits)
+}
+
+/// Reusable buffers of one sorting worker, so a thread that sorts many
+/// tables allocates once.
+#[derive(Default)]
+pub(crate) struct SortBuffers<T> {
+    /// The sorted output of the last call.
+    pub(crate) values: Vec<T>,
+    counts: Vec<u32>,
+}
+
+impl<T: Copy + Ord + Default + Send> SortBuffers<T> {
+    /// Fills `self.values` with `map(x)` for every `x` in `src`, sorted in
+    /// ascending order, scattering on the top `bits` of `key(map(x))`.
+    ///
+    /// `key` must be monotone with the order of `T` (a larger top-bit value
+    /// never sorts before a smaller one). With `parallel`, the bucket sorts
+    /// run on the rayon pool.
+    pub(crate) fn sort_mapped<S: Sync>(
+        &mut self,
+        src: &[S],
+        map: impl Fn(&S) -> T + Sync,
+        key: impl Fn(&T) -> u64,
+        bits: u32,
+        parallel: bool,
+    ) {
+        let n = src.len();
+        // Reuses the previous allocation; every slot is overwritten below.
+        self.values.resize(n, T::default());
+        if bits == 0 {
+            for (slot, x) in self.values.iter_mut().zip(src) {
+                *slot = map(x);
+            }
+            sort_slice(&mut self.values, parallel);
+            return;
+        }
+        let shift = 64 - bits;
+        self.counts.clear();
+        self.counts.resize(1 << bits, 0);
+        for x in src {
+            self.counts[(key(&map(x)) >> shift) as usize] += 1;
+        }
+        let mut next = 0u32;
+        for c in self.counts.iter_mut() {
+            let here = *c;
+            *c = next;
+            next += here;
+        }
+        // `counts[b]` is now where bucket b starts; the scatter advances it
+        // to where bucket b ends.
+        for x in src {
+            let v = map(x);
+            let slot = &mut self.counts[(key(&v) >> shift) as usize];
+            self.values[*slot as usize] = v;
+            *slot += 1;
+        }
+        sort_buckets(&mut self.values, &self.counts, parallel);
+    }
+}
+
+/// Sorts a whole slice, on the pool if asked.
+fn sort_slice<T: Ord + Send>(values: &mut [T], parallel: bool) {
+    if parallel {
+        values.par_sort_unstable();
+    } else {
+        values.sort_unstable();
+    }
+}
+
+/// Sorts each bucket; `ends[b]` is the end of bucket b, buckets are
+/// contiguous from 0.
+fn sort_buckets<T: Ord + Send>(values: &mut [T], ends: &[u32], parallel: bool) {
+    if !parallel {
+        let mut start = 0;
+        for &end in ends {
+            values[start..end as usize].sort_unstable();
+            start = end as usize;
+        }
+        return;
+    }
+    // Cut into chunks of whole buckets, a few per thread, and sort those.
+    let target = (values.len() / (8 * rayon::current_num_threads())).max(1);
+    let mut chunks: Vec<(&mut [T], &[u32], usize)> = Vec::new();
+    let mut rest = values;
+    let mut offset = 0usize;
+    let mut first = 0usize;
+    for (b, &end) in ends.iter().enumerate() {
+        let end = end as usize;
+        if end - offset >= target || b + 1 == ends.len() {
+            let (chunk, tail) = rest.split_at_mut(end - offset);
+            chunks.push((chunk, &ends[first..=b], offset));
+            rest = tail;
+            offset = end;
+            first = b + 1;
+        }
+    }
+    chunks
+        .into_par_iter()
+        .for_each(|(chunk, chunk_ends, base)| {
+            let mut start = 0;
+            for &end in chunk_ends {
+                let end = end as usize - base;
+                chunk[start..end].sort_unstable();
+                start = end;
+            }
+        });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn sorts_like_sort_unstable(
+            mut values in proptest::collection::vec(any::<u64>(), 0..2000),
+            bits in 0u32..=16,
+            parallel in any::<bool>(),
+            spread in 0u32..64,
+        ) {
+            // `spread` squeezes values into few top-bit buckets sometimes.
+            for v in values.iter_mut() {
+                *v >>= spread;
+            }
+            let mut buffers = SortBuffers::default();
+            buffers.sort_mapped(&values, |&v| v.rotate_left(7), |&v| v, bits, parallel);
+            let mut expected: Vec<u64> = values.iter().map(|v| v.rotate_left(7)).collect();
+            expected.sort_unstable();
+            prop_assert_eq!(&buffers.values, &expected);
+            // A second call reuses the buffers and must not keep stale values.
+            values.truncate(values.len() / 2);
+            buffers.sort_mapped(&values, |&v| v, |&v| v, bits, parallel);
+            let mut expected = values.clone();
+            expected.sort_unstable();
+            prop_assert_eq!(&buffers.values, &expected);
+        }
+
+        #[test]
+        fn sorts_pairs_by_their_first_field(
+            values in proptest::collection::vec((0u64..8, any::<u32>()), 0..500),
+        ) {
+            let mut buffers = SortBuffers::default();
+            buffers.sort_mapped(&values, |&(f, i)| (f << 61, i), |&(f, _)| f, 3, true);
+            let mut expected: Vec<(u64, u32)> = values.iter().map(|&(f, i)| (f << 61, i)).collect();
+            expected.sort_unstable();
+            prop_assert_eq!(&buffers.values, &expected);
+        }
+    }
+
+    #[test]
+    fn scatter_bits_grow_with_len_and_respect_caps() {
+        assert_eq!(scatter_bits(0, 64), 0);
+        assert_eq!(scatter_bits(15, 64), 0);
+        assert_eq!(scatter_bits(16, 64), 1);
+        assert_eq!(scatter_bits(16 << 10, 64), 11);
+        assert_eq!(scatter_bits(usize::MAX, 64), MAX_SCATTER_BITS);
+        assert_eq!(scatter_bits(1 << 20, 5), 5);
+    }
+}
