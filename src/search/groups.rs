@@ -2,8 +2,10 @@
 //! distinct fingerprints (never over expanded document pairs) and then
 //! filled in with their documents.
 
-use super::DocId;
+use std::collections::BTreeMap;
+
 use super::collapse::Collapsed;
+use super::{DocId, Pair};
 
 /// Union-find over distinct fingerprint numbers, with path halving and
 /// union by size; the components do not depend on the order of unions.
@@ -82,9 +84,39 @@ pub(crate) fn groups(collapsed: &Collapsed, mut union_find: UnionFind) -> Vec<Ve
     groups
 }
 
+/// The groups formed by a list of pairs, in the same order as [`groups`]:
+/// for pairs filtered after the search (by `--min-jaccard`), where the
+/// components must be those of the pairs that remain.
+pub fn groups_of_pairs(pairs: &[Pair]) -> Vec<Vec<DocId>> {
+    let mut ids: Vec<DocId> = pairs.iter().flat_map(|pair| [pair.a, pair.b]).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let index = |id: DocId| ids.partition_point(|&other| other < id) as u32;
+    let mut union_find = UnionFind::new(ids.len());
+    for pair in pairs {
+        union_find.union(index(pair.a), index(pair.b));
+    }
+    let mut components: BTreeMap<u32, Vec<DocId>> = BTreeMap::new();
+    for (position, &id) in ids.iter().enumerate() {
+        let root = union_find.find(position as u32);
+        components.entry(root).or_default().push(id);
+    }
+    let mut groups: Vec<Vec<DocId>> = components.into_values().collect();
+    groups.sort_unstable_by_key(|group| group[0]);
+    groups
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn groups_of_pairs_are_their_components() {
+        let pair = |a, b| Pair { distance: 1, a, b };
+        let pairs = [pair(7, 9), pair(2, 30), pair(9, 12), pair(30, 31)];
+        assert_eq!(groups_of_pairs(&pairs), vec![vec![2, 30, 31], vec![7, 9, 12]]);
+        assert!(groups_of_pairs(&[]).is_empty());
+    }
 
     #[test]
     fn union_find_joins_transitively() {

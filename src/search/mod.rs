@@ -22,6 +22,7 @@ mod tasks;
 #[cfg(test)]
 mod tests;
 
+pub use groups::groups_of_pairs;
 use sink::Shared;
 
 /// The largest distance k accepted. Every k up to it is searched exactly
@@ -169,8 +170,4 @@ pub fn search(
         groups: groups::groups(&shared.collapsed, union_find),
         stats,
     })
-}
-#[allow(missing_docs)]
-pub fn groups_of_pairs(_p: &[Pair]) -> Vec<Vec<DocId>> {
-    todo!()
 }
