@@ -114,7 +114,10 @@ mod tests {
     fn groups_of_pairs_are_their_components() {
         let pair = |a, b| Pair { distance: 1, a, b };
         let pairs = [pair(7, 9), pair(2, 30), pair(9, 12), pair(30, 31)];
-        assert_eq!(groups_of_pairs(&pairs), vec![vec![2, 30, 31], vec![7, 9, 12]]);
+        assert_eq!(
+            groups_of_pairs(&pairs),
+            vec![vec![2, 30, 31], vec![7, 9, 12]]
+        );
         assert!(groups_of_pairs(&[]).is_empty());
     }
 

@@ -19,7 +19,7 @@ fn completions_are_current() {
         let committed = std::fs::read(repo().join("completions").join(file)).unwrap_or_default();
         assert!(
             committed == generated.stdout,
-            "completions/{file} is out of date: run `cargo run -- completions {shell} > completions/{file}`"
+            "completions/{file} is out of date: run `bash completions/regenerate.sh`"
         );
     }
 }
@@ -32,6 +32,6 @@ fn man_page_is_current() {
     let committed = std::fs::read(repo().join("completions/simdup.1")).unwrap_or_default();
     assert!(
         committed == generated.stdout,
-        "completions/simdup.1 is out of date: run `cargo run -- man > completions/simdup.1`"
+        "completions/simdup.1 is out of date: run `bash completions/regenerate.sh`"
     );
 }

@@ -23,7 +23,7 @@ fn address_lines_from_stdin_find_their_near_duplicates() {
             "--shingle",
             "chars:3",
             "-k",
-            "12",
+            "16",
             "--format",
             "jsonl",
         ])

@@ -1,0 +1,181 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'simdup'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'simdup' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('scan', 'scan', [CompletionResultType]::ParameterValue, 'Find near-duplicate pairs and groups among documents')
+            [CompletionResult]::new('fingerprint', 'fingerprint', [CompletionResultType]::ParameterValue, 'Print the SimHash fingerprint of each document')
+            [CompletionResult]::new('compare', 'compare', [CompletionResultType]::ParameterValue, 'Compare two documents: Hamming distance, similarity, exact Jaccard')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'simdup;scan' {
+            [CompletionResult]::new('--shingle', '--shingle', [CompletionResultType]::ParameterName, 'Features: shingles of N words (words:N) or N characters (chars:N)')
+            [CompletionResult]::new('--hash', '--hash', [CompletionResultType]::ParameterName, 'The hash of each feature')
+            [CompletionResult]::new('--weight', '--weight', [CompletionResultType]::ParameterName, 'How much each feature counts')
+            [CompletionResult]::new('--vocabulary', '--vocabulary', [CompletionResultType]::ParameterName, 'Token weights, one `token weight` per line (htm.core vocabulary)')
+            [CompletionResult]::new('--exclude-tokens', '--exclude-tokens', [CompletionResultType]::ParameterName, 'Tokens to leave out, one per line')
+            [CompletionResult]::new('--frequency-floor', '--frequency-floor', [CompletionResultType]::ParameterName, 'Leave out the first N occurrences of each token in a document (htm.core)')
+            [CompletionResult]::new('--frequency-ceiling', '--frequency-ceiling', [CompletionResultType]::ParameterName, 'Keep at most N occurrences of each token in a document (htm.core)')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Only files matching GLOB; `!GLOB` excludes. Repeatable')
+            [CompletionResult]::new('--glob', '--glob', [CompletionResultType]::ParameterName, 'Only files matching GLOB; `!GLOB` excludes. Repeatable')
+            [CompletionResult]::new('--max-filesize', '--max-filesize', [CompletionResultType]::ParameterName, 'Skip files larger than SIZE (e.g. 512K, 10M, 2G)')
+            [CompletionResult]::new('--files-from', '--files-from', [CompletionResultType]::ParameterName, 'Read the paths to scan from FILE (`-`: stdin), one per line')
+            [CompletionResult]::new('--records', '--records', [CompletionResultType]::ParameterName, 'Each record of stdin is a document: a line, a NUL-terminated record, or a JSON object')
+            [CompletionResult]::new('--text-field', '--text-field', [CompletionResultType]::ParameterName, 'With --records jsonl: the field holding the text')
+            [CompletionResult]::new('--id-field', '--id-field', [CompletionResultType]::ParameterName, 'With --records jsonl: the field holding the id (default: the line number)')
+            [CompletionResult]::new('--fingerprints', '--fingerprints', [CompletionResultType]::ParameterName, 'Search fingerprints saved by `simdup fingerprint` instead of reading documents (`-`: stdin)')
+            [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'Report pairs whose fingerprints differ in at most K bits (0-32)')
+            [CompletionResult]::new('--max-distance', '--max-distance', [CompletionResultType]::ParameterName, 'Report pairs whose fingerprints differ in at most K bits (0-32)')
+            [CompletionResult]::new('--method', '--method', [CompletionResultType]::ParameterName, 'How pairs are found')
+            [CompletionResult]::new('--window', '--window', [CompletionResultType]::ParameterName, 'With --method rotate: neighbours compared after each sort')
+            [CompletionResult]::new('--max-pairs', '--max-pairs', [CompletionResultType]::ParameterName, 'List at most N pairs (groups are always complete)')
+            [CompletionResult]::new('--min-features', '--min-features', [CompletionResultType]::ParameterName, 'Documents with fewer features are matched only by exact content')
+            [CompletionResult]::new('--min-jaccard', '--min-jaccard', [CompletionResultType]::ParameterName, 'With --verify: drop pairs whose exact Jaccard is below J (0-1)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Worker threads (default: one per core)')
+            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Worker threads (default: one per core)')
+            [CompletionResult]::new('--case-sensitive', '--case-sensitive', [CompletionResultType]::ParameterName, 'Keep upper and lower case apart')
+            [CompletionResult]::new('--no-nfkc', '--no-nfkc', [CompletionResultType]::ParameterName, 'Do not apply Unicode NFKC normalisation')
+            [CompletionResult]::new('--keep-punctuation', '--keep-punctuation', [CompletionResultType]::ParameterName, 'Keep punctuation inside tokens instead of treating it as a separator')
+            [CompletionResult]::new('--token-similarity', '--token-similarity', [CompletionResultType]::ParameterName, 'Also add each word''s characters as features (htm.core)')
+            [CompletionResult]::new('--encode-orphans', '--encode-orphans', [CompletionResultType]::ParameterName, 'With --vocabulary: also encode tokens missing from it (weight 1)')
+            [CompletionResult]::new('--hidden', '--hidden', [CompletionResultType]::ParameterName, 'Include hidden files and directories')
+            [CompletionResult]::new('-L', '-L ', [CompletionResultType]::ParameterName, 'Follow symbolic links (loops are reported, not followed)')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Follow symbolic links (loops are reported, not followed)')
+            [CompletionResult]::new('--binary', '--binary', [CompletionResultType]::ParameterName, 'Read files that look binary (a NUL byte in the first 8 KiB)')
+            [CompletionResult]::new('-0', '-0', [CompletionResultType]::ParameterName, 'With --files-from: paths are NUL-separated (find -print0)')
+            [CompletionResult]::new('--null', '--null', [CompletionResultType]::ParameterName, 'With --files-from: paths are NUL-separated (find -print0)')
+            [CompletionResult]::new('--verify', '--verify', [CompletionResultType]::ParameterName, 'Re-read each pair and add the exact Jaccard of their feature sets')
+            [CompletionResult]::new('--groups', '--groups', [CompletionResultType]::ParameterName, 'Report groups (connected components) instead of pairs')
+            [CompletionResult]::new('--fail-on-duplicates', '--fail-on-duplicates', [CompletionResultType]::ParameterName, 'Exit with code 1 when near-duplicates are found (for CI)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No summary and no progress bar on stderr (errors are still printed)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No summary and no progress bar on stderr (errors are still printed)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also name every skipped and empty input on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also name every skipped and empty input on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'simdup;fingerprint' {
+            [CompletionResult]::new('--shingle', '--shingle', [CompletionResultType]::ParameterName, 'Features: shingles of N words (words:N) or N characters (chars:N)')
+            [CompletionResult]::new('--hash', '--hash', [CompletionResultType]::ParameterName, 'The hash of each feature')
+            [CompletionResult]::new('--weight', '--weight', [CompletionResultType]::ParameterName, 'How much each feature counts')
+            [CompletionResult]::new('--vocabulary', '--vocabulary', [CompletionResultType]::ParameterName, 'Token weights, one `token weight` per line (htm.core vocabulary)')
+            [CompletionResult]::new('--exclude-tokens', '--exclude-tokens', [CompletionResultType]::ParameterName, 'Tokens to leave out, one per line')
+            [CompletionResult]::new('--frequency-floor', '--frequency-floor', [CompletionResultType]::ParameterName, 'Leave out the first N occurrences of each token in a document (htm.core)')
+            [CompletionResult]::new('--frequency-ceiling', '--frequency-ceiling', [CompletionResultType]::ParameterName, 'Keep at most N occurrences of each token in a document (htm.core)')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Only files matching GLOB; `!GLOB` excludes. Repeatable')
+            [CompletionResult]::new('--glob', '--glob', [CompletionResultType]::ParameterName, 'Only files matching GLOB; `!GLOB` excludes. Repeatable')
+            [CompletionResult]::new('--max-filesize', '--max-filesize', [CompletionResultType]::ParameterName, 'Skip files larger than SIZE (e.g. 512K, 10M, 2G)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--sdr', '--sdr', [CompletionResultType]::ParameterName, 'Print htm.core''s sparse encoding instead: the indices of the ACTIVE largest of SIZE sums')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Worker threads (default: one per core)')
+            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Worker threads (default: one per core)')
+            [CompletionResult]::new('--case-sensitive', '--case-sensitive', [CompletionResultType]::ParameterName, 'Keep upper and lower case apart')
+            [CompletionResult]::new('--no-nfkc', '--no-nfkc', [CompletionResultType]::ParameterName, 'Do not apply Unicode NFKC normalisation')
+            [CompletionResult]::new('--keep-punctuation', '--keep-punctuation', [CompletionResultType]::ParameterName, 'Keep punctuation inside tokens instead of treating it as a separator')
+            [CompletionResult]::new('--token-similarity', '--token-similarity', [CompletionResultType]::ParameterName, 'Also add each word''s characters as features (htm.core)')
+            [CompletionResult]::new('--encode-orphans', '--encode-orphans', [CompletionResultType]::ParameterName, 'With --vocabulary: also encode tokens missing from it (weight 1)')
+            [CompletionResult]::new('--hidden', '--hidden', [CompletionResultType]::ParameterName, 'Include hidden files and directories')
+            [CompletionResult]::new('-L', '-L ', [CompletionResultType]::ParameterName, 'Follow symbolic links (loops are reported, not followed)')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Follow symbolic links (loops are reported, not followed)')
+            [CompletionResult]::new('--binary', '--binary', [CompletionResultType]::ParameterName, 'Read files that look binary (a NUL byte in the first 8 KiB)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'simdup;compare' {
+            [CompletionResult]::new('--shingle', '--shingle', [CompletionResultType]::ParameterName, 'Features: shingles of N words (words:N) or N characters (chars:N)')
+            [CompletionResult]::new('--hash', '--hash', [CompletionResultType]::ParameterName, 'The hash of each feature')
+            [CompletionResult]::new('--weight', '--weight', [CompletionResultType]::ParameterName, 'How much each feature counts')
+            [CompletionResult]::new('--vocabulary', '--vocabulary', [CompletionResultType]::ParameterName, 'Token weights, one `token weight` per line (htm.core vocabulary)')
+            [CompletionResult]::new('--exclude-tokens', '--exclude-tokens', [CompletionResultType]::ParameterName, 'Tokens to leave out, one per line')
+            [CompletionResult]::new('--frequency-floor', '--frequency-floor', [CompletionResultType]::ParameterName, 'Leave out the first N occurrences of each token in a document (htm.core)')
+            [CompletionResult]::new('--frequency-ceiling', '--frequency-ceiling', [CompletionResultType]::ParameterName, 'Keep at most N occurrences of each token in a document (htm.core)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--case-sensitive', '--case-sensitive', [CompletionResultType]::ParameterName, 'Keep upper and lower case apart')
+            [CompletionResult]::new('--no-nfkc', '--no-nfkc', [CompletionResultType]::ParameterName, 'Do not apply Unicode NFKC normalisation')
+            [CompletionResult]::new('--keep-punctuation', '--keep-punctuation', [CompletionResultType]::ParameterName, 'Keep punctuation inside tokens instead of treating it as a separator')
+            [CompletionResult]::new('--token-similarity', '--token-similarity', [CompletionResultType]::ParameterName, 'Also add each word''s characters as features (htm.core)')
+            [CompletionResult]::new('--encode-orphans', '--encode-orphans', [CompletionResultType]::ParameterName, 'With --vocabulary: also encode tokens missing from it (weight 1)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'simdup;completions' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'simdup;man' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'simdup;help' {
+            [CompletionResult]::new('scan', 'scan', [CompletionResultType]::ParameterValue, 'Find near-duplicate pairs and groups among documents')
+            [CompletionResult]::new('fingerprint', 'fingerprint', [CompletionResultType]::ParameterValue, 'Print the SimHash fingerprint of each document')
+            [CompletionResult]::new('compare', 'compare', [CompletionResultType]::ParameterValue, 'Compare two documents: Hamming distance, similarity, exact Jaccard')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'simdup;help;scan' {
+            break
+        }
+        'simdup;help;fingerprint' {
+            break
+        }
+        'simdup;help;compare' {
+            break
+        }
+        'simdup;help;completions' {
+            break
+        }
+        'simdup;help;man' {
+            break
+        }
+        'simdup;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

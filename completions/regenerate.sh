@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Regenerates every file in completions/ from the current CLI definitions.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --quiet
+bin=target/debug/simdup
+"$bin" completions bash > completions/simdup.bash
+"$bin" completions zsh > completions/_simdup
+"$bin" completions fish > completions/simdup.fish
+"$bin" completions elvish > completions/simdup.elv
+"$bin" completions powershell > completions/_simdup.ps1
+"$bin" man > completions/simdup.1

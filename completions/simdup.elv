@@ -1,0 +1,163 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[simdup] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'simdup'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'simdup'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand scan 'Find near-duplicate pairs and groups among documents'
+            cand fingerprint 'Print the SimHash fingerprint of each document'
+            cand compare 'Compare two documents: Hamming distance, similarity, exact Jaccard'
+            cand completions 'Print shell completions'
+            cand man 'Print the man page (roff)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'simdup;scan'= {
+            cand --shingle 'Features: shingles of N words (words:N) or N characters (chars:N)'
+            cand --hash 'The hash of each feature'
+            cand --weight 'How much each feature counts'
+            cand --vocabulary 'Token weights, one `token weight` per line (htm.core vocabulary)'
+            cand --exclude-tokens 'Tokens to leave out, one per line'
+            cand --frequency-floor 'Leave out the first N occurrences of each token in a document (htm.core)'
+            cand --frequency-ceiling 'Keep at most N occurrences of each token in a document (htm.core)'
+            cand -g 'Only files matching GLOB; `!GLOB` excludes. Repeatable'
+            cand --glob 'Only files matching GLOB; `!GLOB` excludes. Repeatable'
+            cand --max-filesize 'Skip files larger than SIZE (e.g. 512K, 10M, 2G)'
+            cand --files-from 'Read the paths to scan from FILE (`-`: stdin), one per line'
+            cand --records 'Each record of stdin is a document: a line, a NUL-terminated record, or a JSON object'
+            cand --text-field 'With --records jsonl: the field holding the text'
+            cand --id-field 'With --records jsonl: the field holding the id (default: the line number)'
+            cand --fingerprints 'Search fingerprints saved by `simdup fingerprint` instead of reading documents (`-`: stdin)'
+            cand -k 'Report pairs whose fingerprints differ in at most K bits (0-32)'
+            cand --max-distance 'Report pairs whose fingerprints differ in at most K bits (0-32)'
+            cand --method 'How pairs are found'
+            cand --window 'With --method rotate: neighbours compared after each sort'
+            cand --max-pairs 'List at most N pairs (groups are always complete)'
+            cand --min-features 'Documents with fewer features are matched only by exact content'
+            cand --min-jaccard 'With --verify: drop pairs whose exact Jaccard is below J (0-1)'
+            cand --format 'Output format'
+            cand -j 'Worker threads (default: one per core)'
+            cand --threads 'Worker threads (default: one per core)'
+            cand --case-sensitive 'Keep upper and lower case apart'
+            cand --no-nfkc 'Do not apply Unicode NFKC normalisation'
+            cand --keep-punctuation 'Keep punctuation inside tokens instead of treating it as a separator'
+            cand --token-similarity 'Also add each word''s characters as features (htm.core)'
+            cand --encode-orphans 'With --vocabulary: also encode tokens missing from it (weight 1)'
+            cand --hidden 'Include hidden files and directories'
+            cand -L 'Follow symbolic links (loops are reported, not followed)'
+            cand --follow 'Follow symbolic links (loops are reported, not followed)'
+            cand --binary 'Read files that look binary (a NUL byte in the first 8 KiB)'
+            cand -0 'With --files-from: paths are NUL-separated (find -print0)'
+            cand --null 'With --files-from: paths are NUL-separated (find -print0)'
+            cand --verify 'Re-read each pair and add the exact Jaccard of their feature sets'
+            cand --groups 'Report groups (connected components) instead of pairs'
+            cand --fail-on-duplicates 'Exit with code 1 when near-duplicates are found (for CI)'
+            cand -q 'No summary and no progress bar on stderr (errors are still printed)'
+            cand --quiet 'No summary and no progress bar on stderr (errors are still printed)'
+            cand -v 'Also name every skipped and empty input on stderr'
+            cand --verbose 'Also name every skipped and empty input on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'simdup;fingerprint'= {
+            cand --shingle 'Features: shingles of N words (words:N) or N characters (chars:N)'
+            cand --hash 'The hash of each feature'
+            cand --weight 'How much each feature counts'
+            cand --vocabulary 'Token weights, one `token weight` per line (htm.core vocabulary)'
+            cand --exclude-tokens 'Tokens to leave out, one per line'
+            cand --frequency-floor 'Leave out the first N occurrences of each token in a document (htm.core)'
+            cand --frequency-ceiling 'Keep at most N occurrences of each token in a document (htm.core)'
+            cand -g 'Only files matching GLOB; `!GLOB` excludes. Repeatable'
+            cand --glob 'Only files matching GLOB; `!GLOB` excludes. Repeatable'
+            cand --max-filesize 'Skip files larger than SIZE (e.g. 512K, 10M, 2G)'
+            cand --format 'Output format'
+            cand --sdr 'Print htm.core''s sparse encoding instead: the indices of the ACTIVE largest of SIZE sums'
+            cand -j 'Worker threads (default: one per core)'
+            cand --threads 'Worker threads (default: one per core)'
+            cand --case-sensitive 'Keep upper and lower case apart'
+            cand --no-nfkc 'Do not apply Unicode NFKC normalisation'
+            cand --keep-punctuation 'Keep punctuation inside tokens instead of treating it as a separator'
+            cand --token-similarity 'Also add each word''s characters as features (htm.core)'
+            cand --encode-orphans 'With --vocabulary: also encode tokens missing from it (weight 1)'
+            cand --hidden 'Include hidden files and directories'
+            cand -L 'Follow symbolic links (loops are reported, not followed)'
+            cand --follow 'Follow symbolic links (loops are reported, not followed)'
+            cand --binary 'Read files that look binary (a NUL byte in the first 8 KiB)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'simdup;compare'= {
+            cand --shingle 'Features: shingles of N words (words:N) or N characters (chars:N)'
+            cand --hash 'The hash of each feature'
+            cand --weight 'How much each feature counts'
+            cand --vocabulary 'Token weights, one `token weight` per line (htm.core vocabulary)'
+            cand --exclude-tokens 'Tokens to leave out, one per line'
+            cand --frequency-floor 'Leave out the first N occurrences of each token in a document (htm.core)'
+            cand --frequency-ceiling 'Keep at most N occurrences of each token in a document (htm.core)'
+            cand --format 'Output format'
+            cand --case-sensitive 'Keep upper and lower case apart'
+            cand --no-nfkc 'Do not apply Unicode NFKC normalisation'
+            cand --keep-punctuation 'Keep punctuation inside tokens instead of treating it as a separator'
+            cand --token-similarity 'Also add each word''s characters as features (htm.core)'
+            cand --encode-orphans 'With --vocabulary: also encode tokens missing from it (weight 1)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'simdup;completions'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'simdup;man'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'simdup;help'= {
+            cand scan 'Find near-duplicate pairs and groups among documents'
+            cand fingerprint 'Print the SimHash fingerprint of each document'
+            cand compare 'Compare two documents: Hamming distance, similarity, exact Jaccard'
+            cand completions 'Print shell completions'
+            cand man 'Print the man page (roff)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'simdup;help;scan'= {
+        }
+        &'simdup;help;fingerprint'= {
+        }
+        &'simdup;help;compare'= {
+        }
+        &'simdup;help;completions'= {
+        }
+        &'simdup;help;man'= {
+        }
+        &'simdup;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

@@ -1,0 +1,134 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_simdup_global_optspecs
+    string join \n h/help V/version
+end
+
+function __fish_simdup_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_simdup_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_simdup_using_subcommand
+    set -l cmd (__fish_simdup_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c simdup -n "__fish_simdup_needs_command" -s h -l help -d 'Print help'
+complete -c simdup -n "__fish_simdup_needs_command" -s V -l version -d 'Print version'
+complete -c simdup -n "__fish_simdup_needs_command" -f -a "scan" -d 'Find near-duplicate pairs and groups among documents'
+complete -c simdup -n "__fish_simdup_needs_command" -f -a "fingerprint" -d 'Print the SimHash fingerprint of each document'
+complete -c simdup -n "__fish_simdup_needs_command" -f -a "compare" -d 'Compare two documents: Hamming distance, similarity, exact Jaccard'
+complete -c simdup -n "__fish_simdup_needs_command" -f -a "completions" -d 'Print shell completions'
+complete -c simdup -n "__fish_simdup_needs_command" -f -a "man" -d 'Print the man page (roff)'
+complete -c simdup -n "__fish_simdup_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l shingle -d 'Features: shingles of N words (words:N) or N characters (chars:N)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l hash -d 'The hash of each feature' -r -f -a "xxh3\t'xxh3-64, seed 0'
+sha3\t'SHAKE256, first 8 bytes little-endian'"
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l weight -d 'How much each feature counts' -r -f -a "tf\t'Term frequency in the document'
+binary\t'Every distinct feature counts once'"
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l vocabulary -d 'Token weights, one `token weight` per line (htm.core vocabulary)' -r -F
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l exclude-tokens -d 'Tokens to leave out, one per line' -r -F
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l frequency-floor -d 'Leave out the first N occurrences of each token in a document (htm.core)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l frequency-ceiling -d 'Keep at most N occurrences of each token in a document (htm.core)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -s g -l glob -d 'Only files matching GLOB; `!GLOB` excludes. Repeatable' -r
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l max-filesize -d 'Skip files larger than SIZE (e.g. 512K, 10M, 2G)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l files-from -d 'Read the paths to scan from FILE (`-`: stdin), one per line' -r -F
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l records -d 'Each record of stdin is a document: a line, a NUL-terminated record, or a JSON object' -r -f -a "lines\t'One document per line'
+nul\t'One document per NUL-terminated record'
+jsonl\t'One JSON object per line'"
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l text-field -d 'With --records jsonl: the field holding the text' -r
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l id-field -d 'With --records jsonl: the field holding the id (default: the line number)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l fingerprints -d 'Search fingerprints saved by `simdup fingerprint` instead of reading documents (`-`: stdin)' -r -F
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -s k -l max-distance -d 'Report pairs whose fingerprints differ in at most K bits (0-32)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l method -d 'How pairs are found' -r -f -a "exact\t'Permuted block tables: every pair within k (default)'
+rotate\t'Rotate, sort, compare neighbours: fast, approximate'
+brute\t'All pairs: the reference, for small inputs'"
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l window -d 'With --method rotate: neighbours compared after each sort' -r
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l max-pairs -d 'List at most N pairs (groups are always complete)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l min-features -d 'Documents with fewer features are matched only by exact content' -r
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l min-jaccard -d 'With --verify: drop pairs whose exact Jaccard is below J (0-1)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l format -d 'Output format' -r -f -a "table\t'Aligned columns: distance, similarity, a, b'
+json\t'One JSON document with version, params, stats, pairs and groups'
+jsonl\t'One JSON object per pair (or group) per line'
+csv\t'CSV with a header line'"
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -s j -l threads -d 'Worker threads (default: one per core)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l case-sensitive -d 'Keep upper and lower case apart'
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l no-nfkc -d 'Do not apply Unicode NFKC normalisation'
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l keep-punctuation -d 'Keep punctuation inside tokens instead of treating it as a separator'
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l token-similarity -d 'Also add each word\'s characters as features (htm.core)'
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l encode-orphans -d 'With --vocabulary: also encode tokens missing from it (weight 1)'
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l hidden -d 'Include hidden files and directories'
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -s L -l follow -d 'Follow symbolic links (loops are reported, not followed)'
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l binary -d 'Read files that look binary (a NUL byte in the first 8 KiB)'
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -s 0 -l null -d 'With --files-from: paths are NUL-separated (find -print0)'
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l verify -d 'Re-read each pair and add the exact Jaccard of their feature sets'
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l groups -d 'Report groups (connected components) instead of pairs'
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l fail-on-duplicates -d 'Exit with code 1 when near-duplicates are found (for CI)'
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -s q -l quiet -d 'No summary and no progress bar on stderr (errors are still printed)'
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -s v -l verbose -d 'Also name every skipped and empty input on stderr'
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -s V -l version -d 'Print version'
+complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l shingle -d 'Features: shingles of N words (words:N) or N characters (chars:N)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l hash -d 'The hash of each feature' -r -f -a "xxh3\t'xxh3-64, seed 0'
+sha3\t'SHAKE256, first 8 bytes little-endian'"
+complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l weight -d 'How much each feature counts' -r -f -a "tf\t'Term frequency in the document'
+binary\t'Every distinct feature counts once'"
+complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l vocabulary -d 'Token weights, one `token weight` per line (htm.core vocabulary)' -r -F
+complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l exclude-tokens -d 'Tokens to leave out, one per line' -r -F
+complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l frequency-floor -d 'Leave out the first N occurrences of each token in a document (htm.core)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l frequency-ceiling -d 'Keep at most N occurrences of each token in a document (htm.core)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -s g -l glob -d 'Only files matching GLOB; `!GLOB` excludes. Repeatable' -r
+complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l max-filesize -d 'Skip files larger than SIZE (e.g. 512K, 10M, 2G)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l format -d 'Output format' -r -f -a "text\t'`<16 hex digits>  <path>`, after a header naming the options'
+jsonl\t'One JSON object per document'"
+complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l sdr -d 'Print htm.core\'s sparse encoding instead: the indices of the ACTIVE largest of SIZE sums' -r
+complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -s j -l threads -d 'Worker threads (default: one per core)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l case-sensitive -d 'Keep upper and lower case apart'
+complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l no-nfkc -d 'Do not apply Unicode NFKC normalisation'
+complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l keep-punctuation -d 'Keep punctuation inside tokens instead of treating it as a separator'
+complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l token-similarity -d 'Also add each word\'s characters as features (htm.core)'
+complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l encode-orphans -d 'With --vocabulary: also encode tokens missing from it (weight 1)'
+complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l hidden -d 'Include hidden files and directories'
+complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -s L -l follow -d 'Follow symbolic links (loops are reported, not followed)'
+complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l binary -d 'Read files that look binary (a NUL byte in the first 8 KiB)'
+complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -s V -l version -d 'Print version'
+complete -c simdup -n "__fish_simdup_using_subcommand compare" -l shingle -d 'Features: shingles of N words (words:N) or N characters (chars:N)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand compare" -l hash -d 'The hash of each feature' -r -f -a "xxh3\t'xxh3-64, seed 0'
+sha3\t'SHAKE256, first 8 bytes little-endian'"
+complete -c simdup -n "__fish_simdup_using_subcommand compare" -l weight -d 'How much each feature counts' -r -f -a "tf\t'Term frequency in the document'
+binary\t'Every distinct feature counts once'"
+complete -c simdup -n "__fish_simdup_using_subcommand compare" -l vocabulary -d 'Token weights, one `token weight` per line (htm.core vocabulary)' -r -F
+complete -c simdup -n "__fish_simdup_using_subcommand compare" -l exclude-tokens -d 'Tokens to leave out, one per line' -r -F
+complete -c simdup -n "__fish_simdup_using_subcommand compare" -l frequency-floor -d 'Leave out the first N occurrences of each token in a document (htm.core)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand compare" -l frequency-ceiling -d 'Keep at most N occurrences of each token in a document (htm.core)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand compare" -l format -d 'Output format' -r -f -a "text\t'One `name  value` line per figure'
+json\t'One JSON object'"
+complete -c simdup -n "__fish_simdup_using_subcommand compare" -l case-sensitive -d 'Keep upper and lower case apart'
+complete -c simdup -n "__fish_simdup_using_subcommand compare" -l no-nfkc -d 'Do not apply Unicode NFKC normalisation'
+complete -c simdup -n "__fish_simdup_using_subcommand compare" -l keep-punctuation -d 'Keep punctuation inside tokens instead of treating it as a separator'
+complete -c simdup -n "__fish_simdup_using_subcommand compare" -l token-similarity -d 'Also add each word\'s characters as features (htm.core)'
+complete -c simdup -n "__fish_simdup_using_subcommand compare" -l encode-orphans -d 'With --vocabulary: also encode tokens missing from it (weight 1)'
+complete -c simdup -n "__fish_simdup_using_subcommand compare" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c simdup -n "__fish_simdup_using_subcommand compare" -s V -l version -d 'Print version'
+complete -c simdup -n "__fish_simdup_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c simdup -n "__fish_simdup_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c simdup -n "__fish_simdup_using_subcommand man" -s h -l help -d 'Print help'
+complete -c simdup -n "__fish_simdup_using_subcommand man" -s V -l version -d 'Print version'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare completions man help" -f -a "scan" -d 'Find near-duplicate pairs and groups among documents'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare completions man help" -f -a "fingerprint" -d 'Print the SimHash fingerprint of each document'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare completions man help" -f -a "compare" -d 'Compare two documents: Hamming distance, similarity, exact Jaccard'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare completions man help" -f -a "completions" -d 'Print shell completions'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare completions man help" -f -a "man" -d 'Print the man page (roff)'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
