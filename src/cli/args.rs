@@ -14,16 +14,15 @@ use crate::fingerprint::{
 use crate::input::WalkOptions;
 use crate::search::{Method, SearchOptions};
 
-/// Provisional defaults, until the quality table chooses them.
+/// Defaults chosen by the quality report (docs/QUALITY.md, "Results").
 pub mod defaults {
-    /// Shingle mode.
+    /// Shingle mode: word 3-shingles had the best F1 of every shingle mode.
     pub const SHINGLE: &str = "words:3";
-    /// Largest Hamming distance reported.
-    pub const MAX_DISTANCE: &str = "3";
+    /// Largest Hamming distance reported: k = 9 had the best plain F1 at
+    /// word-3 Jaccard >= 0.8 (0.85); with --verify, larger k only helps.
+    pub const MAX_DISTANCE: &str = "9";
     /// Documents with fewer features are matched by exact content only.
     pub const MIN_FEATURES: &str = "8";
-    /// Neighbours per rotation for `--method rotate`.
-    pub const WINDOW: &str = "4";
     /// Pairs listed at most.
     pub const MAX_PAIRS: &str = "1000000";
 }
@@ -205,7 +204,7 @@ pub enum MethodArg {
 pub struct SearchArgs {
     /// Report pairs whose fingerprints differ in at most K bits (0-32).
     #[arg(short = 'k', long, value_name = "K", default_value = defaults::MAX_DISTANCE,
-          value_parser = clap::value_parser!(u32).range(0..=32))]
+          value_parser = clap::value_parser!(u32).range(0..=i64::from(crate::search::MAX_DISTANCE)))]
     pub max_distance: u32,
 
     /// How pairs are found.
@@ -213,7 +212,7 @@ pub struct SearchArgs {
     pub method: MethodArg,
 
     /// With --method rotate: neighbours compared after each sort.
-    #[arg(long, value_name = "W", default_value = defaults::WINDOW)]
+    #[arg(long, value_name = "W", default_value_t = crate::search::DEFAULT_WINDOW)]
     pub window: usize,
 
     /// List at most N pairs (groups are always complete).

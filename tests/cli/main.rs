@@ -6,5 +6,6 @@ mod compare;
 mod completions;
 mod fingerprint;
 mod inputs;
+mod readme;
 mod scan;
 mod util;
