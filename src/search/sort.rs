@@ -8,7 +8,7 @@
 use rayon::prelude::*;
 
 /// The widest scatter: 2^16 counters (256 KiB) still sit in L2 cache.
-const MAX_SCATTER_BITS: u32 = 16;
+const MAX_SCATTER_BITS: u32 = 12;
 
 /// Top bits to scatter `len` values on so that buckets hold about 16,
 /// never more than `max_bits` (the bits that are meaningful to the caller).
@@ -38,7 +38,7 @@ impl<T: Copy + Ord + Default + Send> SortBuffers<T> {
         &mut self,
         src: &[S],
         map: impl Fn(&S) -> T + Sync,
-        key: impl Fn(&T) -> u64,
+        key: impl Fn(&T) -> u64 + Sync,
         bits: u32,
         parallel: bool,
     ) {
@@ -72,7 +72,7 @@ impl<T: Copy + Ord + Default + Send> SortBuffers<T> {
             self.values[*slot as usize] = v;
             *slot += 1;
         }
-        sort_buckets(&mut self.values, &self.counts, parallel);
+        sort_buckets(&mut self.values, &self.counts, &key, bits, parallel);
     }
 }
 
@@ -86,14 +86,25 @@ fn sort_slice<T: Ord + Send>(values: &mut [T], parallel: bool) {
 }
 
 /// Sorts each bucket; `ends[b]` is the end of bucket b, buckets are
-/// contiguous from 0.
-fn sort_buckets<T: Ord + Send>(values: &mut [T], ends: &[u32], parallel: bool) {
-    if !parallel {
+/// contiguous from 0 and agree on the top `bits` of `key`.
+fn sort_buckets<T: Copy + Ord + Default + Send>(
+    values: &mut [T],
+    ends: &[u32],
+    key: &(impl Fn(&T) -> u64 + Sync),
+    bits: u32,
+    parallel: bool,
+) {
+    let sort_run = |chunk: &mut [T], chunk_ends: &[u32], base: usize| {
+        let mut small = SmallSort::default();
         let mut start = 0;
-        for &end in ends {
-            values[start..end as usize].sort_unstable();
-            start = end as usize;
+        for &end in chunk_ends {
+            let end = end as usize - base;
+            small.sort(&mut chunk[start..end], key, bits);
+            start = end;
         }
+    };
+    if !parallel {
+        sort_run(values, ends, 0);
         return;
     }
     // Cut into chunks of whole buckets, a few per thread, and sort those.
@@ -114,14 +125,76 @@ fn sort_buckets<T: Ord + Send>(values: &mut [T], ends: &[u32], parallel: bool) {
     }
     chunks
         .into_par_iter()
-        .for_each(|(chunk, chunk_ends, base)| {
-            let mut start = 0;
-            for &end in chunk_ends {
-                let end = end as usize - base;
-                chunk[start..end].sort_unstable();
-                start = end;
-            }
-        });
+        .for_each(|(chunk, chunk_ends, base)| sort_run(chunk, chunk_ends, base));
+}
+
+/// Sorts one bucket: large ones get a second scatter on the next bits in
+/// a cache-sized scratch buffer, which beats a comparison sort there.
+#[derive(Default)]
+struct SmallSort<T> {
+    scratch: Vec<T>,
+    counts: Vec<u32>,
+}
+
+impl<T: Copy + Ord + Default> SmallSort<T> {
+    /// Sorts `bucket`, whose values agree on the top `done` bits of `key`.
+    fn sort(&mut self, bucket: &mut [T], key: impl Fn(&T) -> u64, done: u32) {
+        let len = bucket.len();
+        let free = 64 - done;
+        if len <= 64 || free == 0 {
+            bucket.sort_unstable();
+            return;
+        }
+        // About 4 values per sub-bucket, at most 2^11 counters.
+        let bits = (usize::BITS - (len / 4).leading_zeros()).min(11).min(free);
+        let shift = 64 - bits;
+        let digit = |v: &T| ((key(v) << done) >> shift) as usize;
+        self.counts.clear();
+        self.counts.resize(1 << bits, 0);
+        for v in bucket.iter() {
+            self.counts[digit(v)] += 1;
+        }
+        let mut next = 0u32;
+        for c in self.counts.iter_mut() {
+            let here = *c;
+            *c = next;
+            next += here;
+        }
+        self.scratch.clear();
+        self.scratch.resize(len, T::default());
+        for v in bucket.iter() {
+            let slot = &mut self.counts[digit(v)];
+            self.scratch[*slot as usize] = *v;
+            *slot += 1;
+        }
+        let mut start = 0;
+        for &end in &self.counts {
+            let end = end as usize;
+            let part = &mut bucket[start..end];
+            part.copy_from_slice(&self.scratch[start..end]);
+            sort_tiny(part);
+            start = end;
+        }
+    }
+}
+
+/// Sorts a slice that is almost always a handful of values: inline
+/// insertion sort, since a call to `sort_unstable` per sub-bucket costs more
+/// than the sorting.
+fn sort_tiny<T: Copy + Ord>(part: &mut [T]) {
+    if part.len() > 16 {
+        part.sort_unstable();
+        return;
+    }
+    for i in 1..part.len() {
+        let v = part[i];
+        let mut j = i;
+        while j > 0 && part[j - 1] > v {
+            part[j] = part[j - 1];
+            j -= 1;
+        }
+        part[j] = v;
+    }
 }
 
 #[cfg(test)]
