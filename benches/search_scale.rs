@@ -5,51 +5,23 @@
 //! Settings come from the environment so that cargo's own arguments pass
 //! through: SIMDUP_N (fingerprints, default 1,000,000), SIMDUP_K (default 3),
 //! SIMDUP_METHOD (exact, rotate or brute), SIMDUP_WINDOW (rotate's window),
-//! SIMDUP_RECALL=1 (also run exact and report the method's recall).
-//! Input: random fingerprints, 1% of them copies of another with 1..=k
-//! random bits flipped.
+//! SIMDUP_RECALL=1 (also run exact and report the method's recall),
+//! SIMDUP_FLIPS (planted pairs differ in 1..=FLIPS bits; default k, 0 for
+//! purely random fingerprints). Input: random fingerprints, 1% of them
+//! copies of an earlier one with 1..=FLIPS random bits flipped.
 
 use std::time::Instant;
 
 use simdup::search::{self, Method, SearchOptions};
+
+mod search_data;
+use search_data::planted;
 
 fn setting(name: &str, default: u64) -> u64 {
     std::env::var(name)
         .ok()
         .and_then(|v| v.replace('_', "").parse().ok())
         .unwrap_or(default)
-}
-
-/// splitmix64: fast, deterministic, no dependency.
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-/// `n` fingerprints, 1% planted within 1..=k of an earlier one.
-fn planted(n: usize, k: u32, seed: u64) -> Vec<(u32, u64)> {
-    let mut state = seed;
-    let mut out: Vec<(u32, u64)> = Vec::with_capacity(n);
-    for id in 0..n {
-        let r = splitmix(&mut state);
-        let fp = if id > 0 && r % 100 == 0 && k > 0 {
-            let mut fp = out[(splitmix(&mut state) % id as u64) as usize].1;
-            let flips = 1 + (splitmix(&mut state) % u64::from(k)) as u32;
-            let mut flipped = 0u64;
-            while flipped.count_ones() < flips {
-                flipped |= 1 << (splitmix(&mut state) % 64);
-            }
-            fp ^= flipped;
-            fp
-        } else {
-            splitmix(&mut state)
-        };
-        out.push((id as u32, fp));
-    }
-    out
 }
 
 fn main() {
@@ -61,7 +33,8 @@ fn main() {
         Ok("brute") => Method::Brute,
         _ => Method::Exact,
     };
-    let input = planted(n, k, 42);
+    let flips = setting("SIMDUP_FLIPS", u64::from(k)) as u32;
+    let input = planted(n, flips, 42);
     let options = SearchOptions {
         max_distance: k,
         method,
@@ -78,7 +51,7 @@ fn main() {
     };
     let seconds = start.elapsed().as_secs_f64();
     println!(
-        "n={n} k={k} method={method:?} window={window} threads={} seconds={seconds:.3} \
+        "n={n} k={k} flips={flips} method={method:?} window={window} threads={} seconds={seconds:.3} \
          pairs={} groups={} {:?}",
         rayon::current_num_threads(),
         outcome.total_pairs,
