@@ -157,6 +157,10 @@ fn permute(moves: &[(u64, u32)], x: u64) -> u64 {
     })
 }
 
+/// Tables whose leading key blocks leave runs of at most this many
+/// fingerprints with equal leading bits sort only those runs.
+const PRESORTED_RUN: usize = 1 << 12;
+
 /// Move lists up to this long take the unrolled path.
 const FEW_MOVES: usize = 8;
 
@@ -199,14 +203,28 @@ fn run_table(
 ) {
     let fingerprints = &shared.collapsed.fingerprints;
     let bits = scatter_bits(fingerprints.len(), table.key_bits);
+    // Key blocks 0, 1, .. stay where they are, and the fingerprints are
+    // sorted: on those leading bits the order is already right.
+    let leading = (table.key_blocks.trailing_ones() as usize).min(layout.masks.len());
+    let sorted_bits: u32 = layout.masks[..leading].iter().map(|m| m.count_ones()).sum();
+    let presorted = sorted_bits > 0 && fingerprints.len() >> sorted_bits.min(63) <= PRESORTED_RUN;
     if table.forward.len() <= FEW_MOVES {
         // A fixed-length move list unrolls: the sort passes run ~1.5x faster.
         let mut few = [(0u64, 0u32); FEW_MOVES];
         few[..table.forward.len()].copy_from_slice(&table.forward);
-        buffers.sort_mapped(fingerprints, |&x| permute_few(&few, x), |&v| v, bits, false);
+        let forward = |x| permute_few(&few, x);
+        if presorted {
+            buffers.sort_presorted(fingerprints, forward, sorted_bits);
+        } else {
+            buffers.sort_mapped(fingerprints, |&x| forward(x), |&v| v, bits, false);
+        }
     } else {
-        let forward = &table.forward;
-        buffers.sort_mapped(fingerprints, |&x| permute(forward, x), |&v| v, bits, false);
+        let forward = |x| permute(&table.forward, x);
+        if presorted {
+            buffers.sort_presorted(fingerprints, forward, sorted_bits);
+        } else {
+            buffers.sort_mapped(fingerprints, |&x| forward(x), |&v| v, bits, false);
+        }
     }
     let values = &buffers.values;
     let shift = 64 - table.key_bits;

@@ -76,6 +76,37 @@ impl<T: Copy + Ord + Default + Send> SortBuffers<T> {
     }
 }
 
+impl SortBuffers<u64> {
+    /// Like `sort_mapped` with the identity key, for a `map` whose output is
+    /// already in order on its top `sorted_bits` bits when `src` is taken
+    /// in order: one sequential pass, then only runs of equal top bits are
+    /// sorted, in cache. Block tables keyed on the leading blocks use this.
+    pub(crate) fn sort_presorted(
+        &mut self,
+        src: &[u64],
+        map: impl Fn(u64) -> u64,
+        sorted_bits: u32,
+    ) {
+        self.values.clear();
+        self.values.extend(src.iter().map(|&x| map(x)));
+        if sorted_bits >= 64 {
+            return;
+        }
+        let shift = 64 - sorted_bits;
+        let mut small = SmallSort::default();
+        let mut start = 0;
+        while start < self.values.len() {
+            let top = self.values[start].checked_shr(shift).unwrap_or(0);
+            let len = self.values[start..]
+                .iter()
+                .position(|v| v.checked_shr(shift).unwrap_or(0) != top)
+                .unwrap_or(self.values.len() - start);
+            small.sort(&mut self.values[start..start + len], |&v| v, sorted_bits);
+            start += len;
+        }
+    }
+}
+
 /// Sorts a whole slice, on the pool if asked.
 fn sort_slice<T: Ord + Send>(values: &mut [T], parallel: bool) {
     if parallel {
@@ -234,6 +265,28 @@ mod tests {
             let mut buffers = SortBuffers::default();
             buffers.sort_mapped(&values, |&(f, i)| (f << 61, i), |&(f, _)| f, 3, true);
             let mut expected: Vec<(u64, u32)> = values.iter().map(|&(f, i)| (f << 61, i)).collect();
+            expected.sort_unstable();
+            prop_assert_eq!(&buffers.values, &expected);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn presorted_runs_sort_like_sort_unstable(
+            mut values in proptest::collection::vec(any::<u64>(), 0..3000),
+            sorted_bits in 0u32..=64,
+            spread in 0u32..64,
+        ) {
+            for v in values.iter_mut() {
+                *v >>= spread;
+            }
+            values.sort_unstable();
+            // Keeps the top `sorted_bits` in place and scrambles the rest.
+            let low = u64::MAX.checked_shr(sorted_bits).unwrap_or(0);
+            let map = |v: u64| (v & !low) | (v.rotate_left(17) & low);
+            let mut buffers = SortBuffers::default();
+            buffers.sort_presorted(&values, map, sorted_bits);
+            let mut expected: Vec<u64> = values.iter().map(|&v| map(v)).collect();
             expected.sort_unstable();
             prop_assert_eq!(&buffers.values, &expected);
         }
