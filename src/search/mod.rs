@@ -110,7 +110,8 @@ pub struct SearchOutcome {
 ///
 /// # Errors
 /// `Error::Usage` if `max_distance` exceeds [`MAX_DISTANCE`], if `window`
-/// is 0 for `Method::Rotate`, or if an id appears with two different
+/// is 0 for `Method::Rotate`, if there are more than `u32::MAX` entries,
+/// or if an id appears with two different
 /// fingerprints (the same `(id, fingerprint)` twice counts once).
 pub fn search(
     fingerprints: &[(DocId, u64)],
@@ -126,6 +127,13 @@ pub fn search(
         return Err(crate::Error::Usage(
             "window must be at least 1 for the rotate method".to_string(),
         ));
+    }
+    if u32::try_from(fingerprints.len()).is_err() {
+        return Err(crate::Error::Usage(format!(
+            "{} fingerprints are more than the {} a search can take",
+            fingerprints.len(),
+            u32::MAX
+        )));
     }
     let shared = Shared::new(collapse::Collapsed::new(fingerprints)?, options.max_pairs);
     let n = shared.collapsed.len();

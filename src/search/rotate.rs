@@ -68,7 +68,8 @@ pub(crate) fn search(shared: &Shared, max_distance: u32, window: usize) -> Found
             let values = &buffers.values;
             let mut finds = Finds::default();
             for (i, &x) in values.iter().enumerate() {
-                let next = &values[i + 1..values.len().min(i + 1 + window)];
+                let next =
+                    &values[i + 1..values.len().min(i.saturating_add(1).saturating_add(window))];
                 finds.comparisons += next.len() as u64;
                 for &y in next {
                     if (x ^ y).count_ones() <= max_distance {
@@ -93,7 +94,9 @@ pub(crate) fn search(shared: &Shared, max_distance: u32, window: usize) -> Found
     }
     let mut found = sink.finish();
     found.comparisons = finds.comparisons;
-    found.largest_bucket = (window as u64 + 1).min(fingerprints.len() as u64);
+    found.largest_bucket = (window as u64)
+        .saturating_add(1)
+        .min(fingerprints.len() as u64);
     found
 }
 

@@ -8,7 +8,7 @@
 use rayon::prelude::*;
 
 /// The widest scatter: 2^16 counters (256 KiB) still sit in L2 cache.
-const MAX_SCATTER_BITS: u32 = 16;
+const MAX_SCATTER_BITS: u32 = 12;
 
 /// Top bits to scatter `len` values on so that buckets hold about 16,
 /// never more than `max_bits` (the bits that are meaningful to the caller).
@@ -38,7 +38,7 @@ impl<T: Copy + Ord + Default + Send> SortBuffers<T> {
         &mut self,
         src: &[S],
         map: impl Fn(&S) -> T + Sync,
-        key: impl Fn(&T) -> u64,
+        key: impl Fn(&T) -> u64 + Sync,
         bits: u32,
         parallel: bool,
     ) {
@@ -72,7 +72,38 @@ impl<T: Copy + Ord + Default + Send> SortBuffers<T> {
             self.values[*slot as usize] = v;
             *slot += 1;
         }
-        sort_buckets(&mut self.values, &self.counts, parallel);
+        sort_buckets(&mut self.values, &self.counts, &key, bits, parallel);
+    }
+}
+
+impl SortBuffers<u64> {
+    /// Like `sort_mapped` with the identity key, for a `map` whose output is
+    /// already in order on its top `sorted_bits` bits when `src` is taken
+    /// in order: one sequential pass, then only runs of equal top bits are
+    /// sorted, in cache. Block tables keyed on the leading blocks use this.
+    pub(crate) fn sort_presorted(
+        &mut self,
+        src: &[u64],
+        map: impl Fn(u64) -> u64,
+        sorted_bits: u32,
+    ) {
+        self.values.clear();
+        self.values.extend(src.iter().map(|&x| map(x)));
+        if sorted_bits >= 64 {
+            return;
+        }
+        let shift = 64 - sorted_bits;
+        let mut small = SmallSort::default();
+        let mut start = 0;
+        while start < self.values.len() {
+            let top = self.values[start].checked_shr(shift).unwrap_or(0);
+            let len = self.values[start..]
+                .iter()
+                .position(|v| v.checked_shr(shift).unwrap_or(0) != top)
+                .unwrap_or(self.values.len() - start);
+            small.sort(&mut self.values[start..start + len], |&v| v, sorted_bits);
+            start += len;
+        }
     }
 }
 
@@ -86,14 +117,25 @@ fn sort_slice<T: Ord + Send>(values: &mut [T], parallel: bool) {
 }
 
 /// Sorts each bucket; `ends[b]` is the end of bucket b, buckets are
-/// contiguous from 0.
-fn sort_buckets<T: Ord + Send>(values: &mut [T], ends: &[u32], parallel: bool) {
-    if !parallel {
+/// contiguous from 0 and agree on the top `bits` of `key`.
+fn sort_buckets<T: Copy + Ord + Default + Send>(
+    values: &mut [T],
+    ends: &[u32],
+    key: &(impl Fn(&T) -> u64 + Sync),
+    bits: u32,
+    parallel: bool,
+) {
+    let sort_run = |chunk: &mut [T], chunk_ends: &[u32], base: usize| {
+        let mut small = SmallSort::default();
         let mut start = 0;
-        for &end in ends {
-            values[start..end as usize].sort_unstable();
-            start = end as usize;
+        for &end in chunk_ends {
+            let end = end as usize - base;
+            small.sort(&mut chunk[start..end], key, bits);
+            start = end;
         }
+    };
+    if !parallel {
+        sort_run(values, ends, 0);
         return;
     }
     // Cut into chunks of whole buckets, a few per thread, and sort those.
@@ -114,14 +156,76 @@ fn sort_buckets<T: Ord + Send>(values: &mut [T], ends: &[u32], parallel: bool) {
     }
     chunks
         .into_par_iter()
-        .for_each(|(chunk, chunk_ends, base)| {
-            let mut start = 0;
-            for &end in chunk_ends {
-                let end = end as usize - base;
-                chunk[start..end].sort_unstable();
-                start = end;
-            }
-        });
+        .for_each(|(chunk, chunk_ends, base)| sort_run(chunk, chunk_ends, base));
+}
+
+/// Sorts one bucket: large ones get a second scatter on the next bits in
+/// a cache-sized scratch buffer, which beats a comparison sort there.
+#[derive(Default)]
+struct SmallSort<T> {
+    scratch: Vec<T>,
+    counts: Vec<u32>,
+}
+
+impl<T: Copy + Ord + Default> SmallSort<T> {
+    /// Sorts `bucket`, whose values agree on the top `done` bits of `key`.
+    fn sort(&mut self, bucket: &mut [T], key: impl Fn(&T) -> u64, done: u32) {
+        let len = bucket.len();
+        let free = 64 - done;
+        if len <= 64 || free == 0 {
+            bucket.sort_unstable();
+            return;
+        }
+        // About 4 values per sub-bucket, at most 2^11 counters.
+        let bits = (usize::BITS - (len / 4).leading_zeros()).min(11).min(free);
+        let shift = 64 - bits;
+        let digit = |v: &T| ((key(v) << done) >> shift) as usize;
+        self.counts.clear();
+        self.counts.resize(1 << bits, 0);
+        for v in bucket.iter() {
+            self.counts[digit(v)] += 1;
+        }
+        let mut next = 0u32;
+        for c in self.counts.iter_mut() {
+            let here = *c;
+            *c = next;
+            next += here;
+        }
+        self.scratch.clear();
+        self.scratch.resize(len, T::default());
+        for v in bucket.iter() {
+            let slot = &mut self.counts[digit(v)];
+            self.scratch[*slot as usize] = *v;
+            *slot += 1;
+        }
+        let mut start = 0;
+        for &end in &self.counts {
+            let end = end as usize;
+            let part = &mut bucket[start..end];
+            part.copy_from_slice(&self.scratch[start..end]);
+            sort_tiny(part);
+            start = end;
+        }
+    }
+}
+
+/// Sorts a slice that is almost always a handful of values: inline
+/// insertion sort, since a call to `sort_unstable` per sub-bucket costs more
+/// than the sorting.
+fn sort_tiny<T: Copy + Ord>(part: &mut [T]) {
+    if part.len() > 16 {
+        part.sort_unstable();
+        return;
+    }
+    for i in 1..part.len() {
+        let v = part[i];
+        let mut j = i;
+        while j > 0 && part[j - 1] > v {
+            part[j] = part[j - 1];
+            j -= 1;
+        }
+        part[j] = v;
+    }
 }
 
 #[cfg(test)]
@@ -161,6 +265,28 @@ mod tests {
             let mut buffers = SortBuffers::default();
             buffers.sort_mapped(&values, |&(f, i)| (f << 61, i), |&(f, _)| f, 3, true);
             let mut expected: Vec<(u64, u32)> = values.iter().map(|&(f, i)| (f << 61, i)).collect();
+            expected.sort_unstable();
+            prop_assert_eq!(&buffers.values, &expected);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn presorted_runs_sort_like_sort_unstable(
+            mut values in proptest::collection::vec(any::<u64>(), 0..3000),
+            sorted_bits in 0u32..=64,
+            spread in 0u32..64,
+        ) {
+            for v in values.iter_mut() {
+                *v >>= spread;
+            }
+            values.sort_unstable();
+            // Keeps the top `sorted_bits` in place and scrambles the rest.
+            let low = u64::MAX.checked_shr(sorted_bits).unwrap_or(0);
+            let map = |v: u64| (v & !low) | (v.rotate_left(17) & low);
+            let mut buffers = SortBuffers::default();
+            buffers.sort_presorted(&values, map, sorted_bits);
+            let mut expected: Vec<u64> = values.iter().map(|&v| map(v)).collect();
             expected.sort_unstable();
             prop_assert_eq!(&buffers.values, &expected);
         }

@@ -357,6 +357,21 @@ fn bad_options_are_usage_errors() {
         },
     );
     assert!(matches!(no_window, Err(crate::Error::Usage(m)) if m.contains("window")));
+    let huge_window = search(
+        &input,
+        &SearchOptions {
+            window: usize::MAX,
+            ..options(Method::Rotate, 3)
+        },
+    );
+    assert_eq!(
+        huge_window.unwrap().pairs,
+        vec![Pair {
+            distance: 2,
+            a: 0,
+            b: 1
+        }]
+    );
     let two_fingerprints = search(&[(1, 1), (1, 2)], &options(Method::Brute, 3));
     assert!(matches!(two_fingerprints, Err(crate::Error::Usage(_))));
 }
