@@ -1,6 +1,6 @@
 //! `simdup scan`: the main job.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -132,7 +132,16 @@ pub fn run(args: ScanArgs) -> anyhow::Result<ExitCode> {
     crate::input::GlobFilter::new(&options.walk.globs)?;
     let inputs = inputs(&args)?;
     let mut diag = Diagnostics::new(args.verbose);
+    if matches!(inputs, Inputs::Records(_)) && io::stdin().is_terminal() {
+        diag.warn("reading records from the terminal; end them with Ctrl-D");
+    }
     let report = crate::scan::scan(&inputs, &options, &mut diag)?;
+    if report.stats.pairs < report.stats.pairs_found && !args.groups {
+        diag.warn(format_args!(
+            "listing {} of {} pairs (--max-pairs); --groups shows every group whole",
+            report.stats.pairs, report.stats.pairs_found
+        ));
+    }
 
     let format = match args.format {
         FormatArg::Table => Format::Table,

@@ -406,3 +406,27 @@ fn bad_arguments_exit_2_before_any_work() {
         assert!(!stderr(&output).is_empty(), "{args:?}");
     }
 }
+
+#[test]
+fn max_pairs_caps_the_list_and_says_so() {
+    let dir = TestDir::new();
+    let body = text(21, 200);
+    for index in 0..6 {
+        dir.create(&format!("d/{index}.txt"), &body);
+    }
+    let output = dir
+        .simdup()
+        .args(["scan", "d", "--max-pairs", "4", "--format", "json", "-q"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let report = json_report(&output);
+    assert_eq!(report.pairs.len(), 4);
+    assert_eq!(report.stats.pairs_found, 15);
+    assert_eq!(report.groups[0].members.len(), 6, "groups stay whole");
+    assert!(
+        stderr(&output).contains("listing 4 of 15 pairs"),
+        "{}",
+        stderr(&output)
+    );
+}
