@@ -27,6 +27,19 @@ pub(crate) struct Normalizer {
     normalized: String,
 }
 
+/// Length of the ASCII prefix of `bytes`, found 16 bytes at a time (the
+/// check of a whole chunk vectorises; ASCII text is the common case).
+pub(crate) fn ascii_prefix(bytes: &[u8]) -> usize {
+    let chunks = bytes.chunks_exact(16);
+    let tail = chunks.remainder();
+    for (k, chunk) in chunks.enumerate() {
+        if !chunk.is_ascii() {
+            return 16 * k + chunk.iter().take_while(|b| b.is_ascii()).count();
+        }
+    }
+    bytes.len() - tail.len() + tail.iter().take_while(|b| b.is_ascii()).count()
+}
+
 /// True when a segment boundary may be placed before `c`.
 fn is_stable(c: char) -> bool {
     canonical_combining_class(c) == 0 && is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes
@@ -39,10 +52,7 @@ impl Normalizer {
         while let Some(&first) = rest.as_bytes().first() {
             if first.is_ascii() {
                 self.flush(out);
-                let ascii = rest
-                    .bytes()
-                    .position(|b| !b.is_ascii())
-                    .unwrap_or(rest.len());
+                let ascii = ascii_prefix(rest.as_bytes());
                 if ascii > 1 {
                     out(&rest[..ascii - 1]);
                 }

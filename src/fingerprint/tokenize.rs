@@ -13,6 +13,7 @@
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
+use super::normalize::ascii_prefix;
 use super::options::{Case, FeatureOptions, Punctuation, Shingle, UnicodeForm};
 use super::shingle::{FeatureSink, MAX_TOKEN_BYTES, Shingler};
 
@@ -31,6 +32,30 @@ pub(crate) fn is_standalone(c: char) -> bool {
         | 0xF900..=0xFAFF    // CJK Compatibility Ideographs
         | 0x20000..=0x3FFFF  // CJK Extensions B and later (planes 2 and 3)
     )
+}
+
+/// Bytes the ASCII fast path takes at a time (one bit each in a u64).
+const BLOCK: usize = 64;
+
+/// Size of the fixed copies that move token bytes (padding after a block).
+const COPY: usize = 16;
+
+/// True when an ASCII byte is part of tokens: alphanumerics, or with kept
+/// punctuation every visible character.
+fn is_ascii_token(byte: u8, keep_punctuation: bool) -> bool {
+    if keep_punctuation {
+        byte.is_ascii_graphic()
+    } else {
+        byte.is_ascii_alphanumeric()
+    }
+}
+
+/// Packs eight 0/1 bytes (little-endian in `flags`) into eight bits, byte k
+/// to bit k: the multiplication moves each byte's bit into the top byte
+/// without carries.
+#[inline]
+fn pack_flags(flags: u64) -> u64 {
+    flags.wrapping_mul(0x0102_0408_1020_4080) >> 56
 }
 
 /// Normalises a vocabulary or exclude entry the way document text is
@@ -69,12 +94,7 @@ impl Tokenizer {
         let keep_punctuation = options.punctuation == Punctuation::Keep;
         let mut ascii = [0u8; 128];
         for (byte, slot) in (0u8..).zip(ascii.iter_mut()) {
-            let token = if keep_punctuation {
-                byte.is_ascii_graphic()
-            } else {
-                byte.is_ascii_alphanumeric()
-            };
-            if token {
+            if is_ascii_token(byte, keep_punctuation) {
                 *slot = if lower {
                     byte.to_ascii_lowercase()
                 } else {
@@ -126,82 +146,70 @@ impl Tokenizer {
     }
 
     fn feed_words(&mut self, text: &str, shingler: &mut Shingler<'_>, sink: &mut impl FeatureSink) {
-        let bytes = text.as_bytes();
-        let mut i = 0;
-        while i < bytes.len() {
-            // Fast path: 64 ASCII bytes at a time, token boundaries from a bit mask.
-            if let Some(block) = bytes.get(i..i + 64) {
-                if let Some(mask) = self.ascii_mask(block) {
-                    self.feed_block(block, mask, shingler, sink);
-                    i += 64;
-                    continue;
-                }
-            }
-            let byte = bytes[i];
-            if byte.is_ascii() {
-                if self.ascii[byte as usize] == 0 {
-                    if self.in_token {
-                        shingler.end_token(sink);
-                        self.in_token = false;
-                    }
-                    i += 1;
-                    continue;
-                }
-                // A run of ASCII token bytes, copied through the table at once.
-                let start = i;
-                while i < bytes.len() && bytes[i].is_ascii() && self.ascii[bytes[i] as usize] != 0 {
-                    i += 1;
-                }
-                self.push_ascii_run(&bytes[start..i], shingler, sink);
+        let mut rest = text;
+        while !rest.is_empty() {
+            // Fast path: the ASCII prefix of the next block, as a whole.
+            let ascii = ascii_prefix(&rest.as_bytes()[..rest.len().min(BLOCK)]);
+            if ascii > 0 {
+                self.feed_ascii_words(&rest.as_bytes()[..ascii], shingler, sink);
+                rest = &rest[ascii..];
                 continue;
             }
-            let Some(c) = text[i..].chars().next() else {
-                break;
-            };
-            i += c.len_utf8();
-            if !self.is_token_char(c) {
-                if self.in_token {
-                    shingler.end_token(sink);
-                    self.in_token = false;
-                }
-            } else if is_standalone(c) {
-                if self.in_token {
-                    shingler.end_token(sink);
-                }
-                shingler.begin_token();
-                self.push_char(c, shingler);
+            let Some(c) = rest.chars().next() else { break };
+            rest = &rest[c.len_utf8()..];
+            self.word_char(c, shingler, sink);
+        }
+    }
+
+    /// The general word rule, one character at a time (any character; the
+    /// fast path [`Self::feed_ascii_words`] must give the same tokens).
+    fn word_char(&mut self, c: char, shingler: &mut Shingler<'_>, sink: &mut impl FeatureSink) {
+        let token = if c.is_ascii() {
+            self.ascii[c as usize] != 0
+        } else {
+            self.is_token_char(c)
+        };
+        if !token {
+            if self.in_token {
                 shingler.end_token(sink);
                 self.in_token = false;
-            } else {
-                self.extend_token(shingler, sink);
-                self.push_char(c, shingler);
             }
+        } else if is_standalone(c) {
+            if self.in_token {
+                shingler.end_token(sink);
+            }
+            shingler.begin_token();
+            self.push_char(c, shingler);
+            shingler.end_token(sink);
+            self.in_token = false;
+        } else {
+            self.extend_token(shingler, sink);
+            self.push_char(c, shingler);
         }
     }
 
-    /// Bit k set when byte k of an all-ASCII block is a token byte; `None`
-    /// when the block has a non-ASCII byte.
+    /// Tokenises up to [`BLOCK`] ASCII bytes, one loop turn per token: the
+    /// block is lower-cased at once and token bytes found as a bit mask.
     #[inline]
-    fn ascii_mask(&self, block: &[u8]) -> Option<u64> {
-        let (mut mask, mut high) = (0u64, 0u8);
-        for (k, &byte) in block.iter().enumerate() {
-            high |= byte;
-            mask |= u64::from(self.ascii[usize::from(byte & 0x7F)] != 0) << k;
-        }
-        (high < 0x80).then_some(mask)
-    }
-
-    /// Tokenises a 64-byte ASCII block, one loop turn per token.
-    #[inline]
-    fn feed_block(
+    fn feed_ascii_words(
         &mut self,
         block: &[u8],
-        mask: u64,
         shingler: &mut Shingler<'_>,
         sink: &mut impl FeatureSink,
     ) {
+        let len = block.len();
+        // Padding is NUL, a separator in every mode, and masked off anyway.
+        let mut bytes = [0u8; BLOCK + COPY];
+        match <&[u8; BLOCK]>::try_from(block) {
+            Ok(full) => bytes[..BLOCK].copy_from_slice(full),
+            Err(_) => bytes[..len].copy_from_slice(block),
+        }
+        let mask = self.token_mask(&bytes) & (u64::MAX >> (BLOCK - len));
+        if self.lower {
+            bytes.make_ascii_lowercase();
+        }
         let mut pos = 0usize;
-        while pos < 64 {
+        while pos < len {
             if !self.in_token {
                 let rest = mask >> pos;
                 if rest == 0 {
@@ -210,34 +218,55 @@ impl Tokenizer {
                 pos += rest.trailing_zeros() as usize;
             }
             let run = (mask >> pos).trailing_ones() as usize;
-            self.push_ascii_run(&block[pos..pos + run], shingler, sink);
+            self.push_ascii_run(&bytes, pos, pos + run, shingler, sink);
             pos += run;
-            if pos < 64 {
+            if pos < len {
                 shingler.end_token(sink);
                 self.in_token = false;
             }
         }
     }
 
-    /// Appends a run of ASCII token bytes through the table, splitting
-    /// overlong tokens.
+    /// Bit k set when byte k of an ASCII block is a token byte. The same
+    /// rule as the table, as arithmetic the compiler vectorises.
+    #[inline]
+    fn token_mask(&self, block: &[u8; BLOCK + COPY]) -> u64 {
+        let keep = self.keep_punctuation;
+        let flags: [u8; BLOCK] = std::array::from_fn(|k| u8::from(is_ascii_token(block[k], keep)));
+        let mut mask = 0u64;
+        for (k, eight) in flags.chunks_exact(8).enumerate() {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(eight);
+            mask |= pack_flags(u64::from_le_bytes(word)) << (8 * k);
+        }
+        mask
+    }
+
+    /// Appends `bytes[start..end]`, ASCII token bytes in their final case,
+    /// splitting overlong tokens. Copies go [`COPY`] bytes at a time from the
+    /// padded block and the excess is cut off: fixed-size copies are inlined,
+    /// while a memcpy call would cost more than a short token.
     #[inline]
     fn push_ascii_run(
         &mut self,
-        mut run: &[u8],
+        bytes: &[u8; BLOCK + COPY],
+        mut start: usize,
+        end: usize,
         shingler: &mut Shingler<'_>,
         sink: &mut impl FeatureSink,
     ) {
-        while !run.is_empty() {
+        while start < end {
             self.extend_token(shingler, sink);
             let room = MAX_TOKEN_BYTES
                 .saturating_sub(shingler.token_len())
-                .clamp(1, run.len());
-            let ascii = &self.ascii;
-            shingler
-                .buf
-                .extend(run[..room].iter().map(|&b| ascii[usize::from(b)]));
-            run = &run[room..];
+                .clamp(1, end - start);
+            let stop = start + room;
+            let len = shingler.buf.len() + room;
+            for at in (start..stop).step_by(COPY) {
+                shingler.buf.extend_from_slice(&bytes[at..at + COPY]);
+            }
+            shingler.buf.truncate(len);
+            start = stop;
         }
     }
 
@@ -313,6 +342,7 @@ impl Tokenizer {
 mod tests {
     use super::*;
     use crate::fingerprint::weights::TokenRules;
+    use proptest::prelude::*;
 
     #[derive(Default)]
     struct Collect(Vec<String>);
@@ -335,6 +365,69 @@ mod tests {
         tokenizer.finish(&mut shingler, &mut sink);
         shingler.finish(&mut sink);
         sink.0
+    }
+
+    /// Tokens by the general rule alone, one character at a time.
+    fn features_general(options: FeatureOptions, text: &str) -> Vec<String> {
+        let rules = TokenRules::new(&options);
+        let mut tokenizer = Tokenizer::new(&options);
+        let mut shingler = Shingler::new(options.shingle.size(), true, &rules);
+        let mut sink = Collect::default();
+        for c in text.chars() {
+            tokenizer.word_char(c, &mut shingler, &mut sink);
+        }
+        tokenizer.finish(&mut shingler, &mut sink);
+        shingler.finish(&mut sink);
+        sink.0
+    }
+
+    /// Mostly ASCII (letters, digits, punctuation, controls, long runs),
+    /// with some multi-byte letters, marks and ideographs mixed in.
+    fn ascii_heavy_text() -> impl Strategy<Value = String> {
+        let piece = prop_oneof![
+            8 => "[ -~]{1,80}",
+            4 => "[a-zA-Z0-9]{1,70}",
+            2 => "[\\x00-\\x1F\\x7F ,.]{1,3}",
+            1 => Just("x".repeat(MAX_TOKEN_BYTES + 3)),
+            1 => Just("\u{301}".to_string()),
+            1 => Just("Ωμέγα".to_string()),
+            1 => Just("中文".to_string()),
+            1 => Just("\u{2019}".to_string()),
+        ];
+        proptest::collection::vec(piece, 0..30).prop_map(|pieces| pieces.concat())
+    }
+
+    proptest! {
+        #[test]
+        fn fast_path_equals_the_general_rule(
+            text in ascii_heavy_text(),
+            cuts in proptest::collection::vec(any::<prop::sample::Index>(), 0..4),
+            n in 1usize..4,
+            keep in any::<bool>(),
+            sensitive in any::<bool>(),
+        ) {
+            let options = FeatureOptions {
+                shingle: Shingle::Words(n),
+                punctuation: if keep { Punctuation::Keep } else { Punctuation::Separate },
+                case: if sensitive { Case::Sensitive } else { Case::Lower },
+                ..FeatureOptions::default()
+            };
+            // Cut into pieces at random character boundaries.
+            let mut bounds: Vec<usize> = cuts.iter().map(|cut| cut.index(text.len() + 1)).collect();
+            bounds.retain(|&b| text.is_char_boundary(b));
+            bounds.extend([0, text.len()]);
+            bounds.sort_unstable();
+            let pieces: Vec<&str> = bounds.windows(2).map(|w| &text[w[0]..w[1]]).collect();
+            prop_assert_eq!(features(options.clone(), &pieces), features_general(options, &text));
+        }
+    }
+
+    #[test]
+    fn pack_flags_moves_byte_k_to_bit_k() {
+        for bits in 0u64..256 {
+            let flags = (0..8).fold(0u64, |acc, k| acc | (((bits >> k) & 1) << (8 * k)));
+            assert_eq!(pack_flags(flags), bits);
+        }
     }
 
     fn words1() -> FeatureOptions {
