@@ -118,6 +118,40 @@ impl<'a> Shingler<'a> {
         }
     }
 
+    /// Appends each byte of `bytes` (ASCII token characters) as a token of
+    /// its own: the same as `begin_token`, one byte, `end_token` per byte.
+    /// Without joiners and rules (character mode's common case) the bytes
+    /// are copied at once and each window hashed straight from the buffer.
+    #[inline]
+    pub(crate) fn push_byte_tokens(&mut self, bytes: &[u8], sink: &mut impl FeatureSink) {
+        if self.join || self.weigher.is_some() {
+            for &byte in bytes {
+                self.begin_token();
+                self.buf.push(byte);
+                self.end_token(sink);
+            }
+            return;
+        }
+        if bytes.is_empty() {
+            return;
+        }
+        let (first, last) = (self.buf.len(), self.buf.len() + bytes.len() - 1);
+        self.buf.extend_from_slice(bytes);
+        for end in first..=last {
+            self.starts.push(end);
+            self.tokens = self.tokens.saturating_add(1);
+            if let Some(window) = self.starts.len().checked_sub(self.n) {
+                let start = self.starts[window];
+                sink.feature(&self.buf[start..=end], 1);
+            }
+        }
+        // As `begin_token` left them for the last byte.
+        (self.token_mark, self.token_start) = (last, last);
+        if self.starts.len() >= self.n && self.starts[self.window()] >= COMPACT_AT {
+            self.compact();
+        }
+    }
+
     /// Ends the document; a document shorter than N tokens gives one feature.
     pub(crate) fn finish(&mut self, sink: &mut impl FeatureSink) {
         if self.tokens > 0 && self.tokens < self.n as u64 {

@@ -198,16 +198,7 @@ impl Tokenizer {
         sink: &mut impl FeatureSink,
     ) {
         let len = block.len();
-        // Padding is NUL, a separator in every mode, and masked off anyway.
-        let mut bytes = [0u8; BLOCK + COPY];
-        match <&[u8; BLOCK]>::try_from(block) {
-            Ok(full) => bytes[..BLOCK].copy_from_slice(full),
-            Err(_) => bytes[..len].copy_from_slice(block),
-        }
-        let mask = self.token_mask(&bytes) & (u64::MAX >> (BLOCK - len));
-        if self.lower {
-            bytes.make_ascii_lowercase();
-        }
+        let (bytes, mask) = self.prepare_block(block);
         let mut pos = 0usize;
         while pos < len {
             if !self.in_token {
@@ -225,6 +216,24 @@ impl Tokenizer {
                 self.in_token = false;
             }
         }
+    }
+
+    /// An ASCII block (at most [`BLOCK`] bytes) in its final case, padded
+    /// for fixed-size copies, and the mask of its token bytes.
+    #[inline]
+    fn prepare_block(&self, block: &[u8]) -> ([u8; BLOCK + COPY], u64) {
+        let len = block.len().min(BLOCK);
+        // Padding is NUL, a separator in every mode, and masked off anyway.
+        let mut bytes = [0u8; BLOCK + COPY];
+        match <&[u8; BLOCK]>::try_from(block) {
+            Ok(full) => bytes[..BLOCK].copy_from_slice(full),
+            Err(_) => bytes[..len].copy_from_slice(&block[..len]),
+        }
+        let mask = self.token_mask(&bytes) & (u64::MAX >> (BLOCK - len));
+        if self.lower {
+            bytes.make_ascii_lowercase();
+        }
+        (bytes, mask)
     }
 
     /// Bit k set when byte k of an ASCII block is a token byte. The same
@@ -299,30 +308,82 @@ impl Tokenizer {
     }
 
     fn feed_chars(&mut self, text: &str, shingler: &mut Shingler<'_>, sink: &mut impl FeatureSink) {
-        for c in text.chars() {
-            let token = if c.is_ascii() {
-                self.ascii[c as usize] != 0
-            } else {
-                self.is_token_char(c)
-            };
-            if !token {
-                self.pending_space |= self.seen_char;
+        let mut rest = text;
+        while !rest.is_empty() {
+            // Fast path: the ASCII prefix of the next block, as a whole.
+            let ascii = ascii_prefix(&rest.as_bytes()[..rest.len().min(BLOCK)]);
+            if ascii > 0 {
+                self.feed_ascii_chars(&rest.as_bytes()[..ascii], shingler, sink);
+                rest = &rest[ascii..];
                 continue;
             }
-            if self.pending_space {
-                self.pending_space = false;
-                shingler.begin_token();
-                shingler.buf.push(b' ');
-                shingler.end_token(sink);
+            let Some(c) = rest.chars().next() else { break };
+            rest = &rest[c.len_utf8()..];
+            self.char_char(c, shingler, sink);
+        }
+    }
+
+    /// The general character rule, one character at a time (any character;
+    /// the fast path [`Self::feed_ascii_chars`] must give the same tokens).
+    fn char_char(&mut self, c: char, shingler: &mut Shingler<'_>, sink: &mut impl FeatureSink) {
+        let token = if c.is_ascii() {
+            self.ascii[c as usize] != 0
+        } else {
+            self.is_token_char(c)
+        };
+        if !token {
+            self.pending_space |= self.seen_char;
+            return;
+        }
+        self.flush_space(shingler, sink);
+        self.seen_char = true;
+        if self.lower {
+            for lower in c.to_lowercase() {
+                self.char_token(lower, shingler, sink);
             }
-            self.seen_char = true;
-            if self.lower {
-                for lower in c.to_lowercase() {
-                    self.char_token(lower, shingler, sink);
+        } else {
+            self.char_token(c, shingler, sink);
+        }
+    }
+
+    /// Character mode: a separator run before this token character is one
+    /// space token.
+    #[inline]
+    fn flush_space(&mut self, shingler: &mut Shingler<'_>, sink: &mut impl FeatureSink) {
+        if self.pending_space {
+            self.pending_space = false;
+            shingler.begin_token();
+            shingler.buf.push(b' ');
+            shingler.end_token(sink);
+        }
+    }
+
+    /// Character mode over up to [`BLOCK`] ASCII bytes: each run of token
+    /// bytes goes to the shingler at once, one token per byte.
+    #[inline]
+    fn feed_ascii_chars(
+        &mut self,
+        block: &[u8],
+        shingler: &mut Shingler<'_>,
+        sink: &mut impl FeatureSink,
+    ) {
+        let len = block.len();
+        let (bytes, mask) = self.prepare_block(block);
+        let mut pos = 0usize;
+        while pos < len {
+            let rest = mask >> pos;
+            if rest & 1 == 0 {
+                self.pending_space |= self.seen_char;
+                if rest == 0 {
+                    break;
                 }
-            } else {
-                self.char_token(c, shingler, sink);
+                pos += rest.trailing_zeros() as usize;
             }
+            let run = (mask >> pos).trailing_ones() as usize;
+            self.flush_space(shingler, sink);
+            self.seen_char = true;
+            shingler.push_byte_tokens(&bytes[pos..pos + run], sink);
+            pos += run;
         }
     }
 
@@ -371,10 +432,15 @@ mod tests {
     fn features_general(options: FeatureOptions, text: &str) -> Vec<String> {
         let rules = TokenRules::new(&options);
         let mut tokenizer = Tokenizer::new(&options);
-        let mut shingler = Shingler::new(options.shingle.size(), true, &rules);
+        let join = matches!(options.shingle, Shingle::Words(_));
+        let mut shingler = Shingler::new(options.shingle.size(), join, &rules);
         let mut sink = Collect::default();
         for c in text.chars() {
-            tokenizer.word_char(c, &mut shingler, &mut sink);
+            if join {
+                tokenizer.word_char(c, &mut shingler, &mut sink);
+            } else {
+                tokenizer.char_char(c, &mut shingler, &mut sink);
+            }
         }
         tokenizer.finish(&mut shingler, &mut sink);
         shingler.finish(&mut sink);
@@ -403,11 +469,12 @@ mod tests {
             text in ascii_heavy_text(),
             cuts in proptest::collection::vec(any::<prop::sample::Index>(), 0..4),
             n in 1usize..4,
+            words in any::<bool>(),
             keep in any::<bool>(),
             sensitive in any::<bool>(),
         ) {
             let options = FeatureOptions {
-                shingle: Shingle::Words(n),
+                shingle: if words { Shingle::Words(n) } else { Shingle::Chars(n + 2) },
                 punctuation: if keep { Punctuation::Keep } else { Punctuation::Separate },
                 case: if sensitive { Case::Sensitive } else { Case::Lower },
                 ..FeatureOptions::default()
