@@ -37,6 +37,10 @@ pub(crate) fn is_standalone(c: char) -> bool {
 /// Bytes the ASCII fast path takes at a time (one bit each in a u64).
 const BLOCK: usize = 64;
 
+/// The General Punctuation block: never part of a token when punctuation
+/// separates.
+const GENERAL_PUNCTUATION: std::ops::RangeInclusive<char> = '\u{2000}'..='\u{206F}';
+
 /// Size of the fixed copies that move token bytes (padding after a block).
 const COPY: usize = 16;
 
@@ -118,7 +122,9 @@ impl Tokenizer {
         if self.keep_punctuation {
             !c.is_whitespace() && !c.is_control()
         } else {
-            c.is_alphanumeric() || is_combining_mark(c)
+            // General Punctuation (curly quotes, dashes, ...) has no letters,
+            // digits or marks: skip the property tables (a test checks it).
+            !GENERAL_PUNCTUATION.contains(&c) && (c.is_alphanumeric() || is_combining_mark(c))
         }
     }
 
@@ -486,6 +492,13 @@ mod tests {
             bounds.sort_unstable();
             let pieces: Vec<&str> = bounds.windows(2).map(|w| &text[w[0]..w[1]]).collect();
             prop_assert_eq!(features(options.clone(), &pieces), features_general(options, &text));
+        }
+    }
+
+    #[test]
+    fn general_punctuation_has_no_token_characters() {
+        for c in GENERAL_PUNCTUATION {
+            assert!(!(c.is_alphanumeric() || is_combining_mark(c)), "{c:?}");
         }
     }
 
