@@ -32,7 +32,7 @@ pub(crate) struct Normalizer {
 
 /// Length of the ASCII prefix of `bytes`, found 16 bytes at a time (the
 /// check of a whole chunk vectorises; ASCII text is the common case).
-pub(crate) fn ascii_prefix(bytes: &[u8]) -> usize {
+fn ascii_prefix(bytes: &[u8]) -> usize {
     let chunks = bytes.chunks_exact(16);
     let tail = chunks.remainder();
     for (k, chunk) in chunks.enumerate() {

@@ -13,7 +13,6 @@
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
-use super::normalize::ascii_prefix;
 use super::options::{Case, FeatureOptions, Punctuation, Shingle, UnicodeForm};
 use super::shingle::{FeatureSink, MAX_TOKEN_BYTES, Shingler};
 
@@ -52,6 +51,36 @@ fn is_ascii_token(byte: u8, keep_punctuation: bool) -> bool {
     } else {
         byte.is_ascii_alphanumeric()
     }
+}
+
+/// Up to [`BLOCK`] bytes of ASCII text, ready for the fast paths.
+#[derive(Clone, Copy)]
+struct AsciiBlock {
+    /// The bytes in their final case; only the first `len` are meaningful.
+    bytes: [u8; BLOCK + COPY],
+    /// Bit k set when byte k is a token byte (k < `len`).
+    tokens: u64,
+    /// Number of ASCII bytes.
+    len: usize,
+}
+
+/// The `n` lowest bits (`n` <= 64).
+fn low_bits(n: usize) -> u64 {
+    u64::MAX.checked_shr((BLOCK - n) as u32).unwrap_or(0)
+}
+
+/// Bit k set when `test` holds for byte k of the first [`BLOCK`] bytes:
+/// arithmetic the compiler vectorises, rather than a table per byte.
+#[inline(always)]
+fn byte_mask(bytes: &[u8; BLOCK + COPY], test: impl Fn(u8) -> bool) -> u64 {
+    let flags: [u8; BLOCK] = std::array::from_fn(|k| u8::from(test(bytes[k])));
+    let mut mask = 0u64;
+    for (k, eight) in flags.chunks_exact(8).enumerate() {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(eight);
+        mask |= pack_flags(u64::from_le_bytes(word)) << (8 * k);
+    }
+    mask
 }
 
 /// Packs eight 0/1 bytes (little-endian in `flags`) into eight bits, byte k
@@ -155,10 +184,10 @@ impl Tokenizer {
         let mut rest = text;
         while !rest.is_empty() {
             // Fast path: the ASCII prefix of the next block, as a whole.
-            let ascii = ascii_prefix(&rest.as_bytes()[..rest.len().min(BLOCK)]);
-            if ascii > 0 {
-                self.feed_ascii_words(&rest.as_bytes()[..ascii], shingler, sink);
-                rest = &rest[ascii..];
+            if rest.as_bytes()[0].is_ascii() {
+                let block = self.ascii_block(rest.as_bytes());
+                self.feed_ascii_words(&block, shingler, sink);
+                rest = &rest[block.len..];
                 continue;
             }
             let Some(c) = rest.chars().next() else { break };
@@ -199,12 +228,15 @@ impl Tokenizer {
     #[inline]
     fn feed_ascii_words(
         &mut self,
-        block: &[u8],
+        block: &AsciiBlock,
         shingler: &mut Shingler<'_>,
         sink: &mut impl FeatureSink,
     ) {
-        let len = block.len();
-        let (bytes, mask) = self.prepare_block(block);
+        let AsciiBlock {
+            bytes,
+            tokens: mask,
+            len,
+        } = *block;
         let mut pos = 0usize;
         while pos < len {
             if !self.in_token {
@@ -224,37 +256,25 @@ impl Tokenizer {
         }
     }
 
-    /// An ASCII block (at most [`BLOCK`] bytes) in its final case, padded
-    /// for fixed-size copies, and the mask of its token bytes.
+    /// The next block of `text` (its first [`BLOCK`] bytes, padded for
+    /// fixed-size copies) in its final case, with the mask of its token
+    /// bytes and the length of its ASCII prefix, found in the same pass.
     #[inline]
-    fn prepare_block(&self, block: &[u8]) -> ([u8; BLOCK + COPY], u64) {
-        let len = block.len().min(BLOCK);
-        // Padding is NUL, a separator in every mode, and masked off anyway.
+    fn ascii_block(&self, text: &[u8]) -> AsciiBlock {
         let mut bytes = [0u8; BLOCK + COPY];
-        match <&[u8; BLOCK]>::try_from(block) {
-            Ok(full) => bytes[..BLOCK].copy_from_slice(full),
-            Err(_) => bytes[..len].copy_from_slice(&block[..len]),
+        match text.first_chunk::<BLOCK>() {
+            Some(full) => bytes[..BLOCK].copy_from_slice(full),
+            // Padding is NUL, a separator in every mode.
+            None => bytes[..text.len()].copy_from_slice(text),
         }
-        let mask = self.token_mask(&bytes) & (u64::MAX >> (BLOCK - len));
+        let keep = self.keep_punctuation;
+        let non_ascii = byte_mask(&bytes, |byte| !byte.is_ascii());
+        let len = (non_ascii.trailing_zeros() as usize).min(text.len());
+        let tokens = byte_mask(&bytes, |byte| is_ascii_token(byte, keep)) & low_bits(len);
         if self.lower {
             bytes.make_ascii_lowercase();
         }
-        (bytes, mask)
-    }
-
-    /// Bit k set when byte k of an ASCII block is a token byte. The same
-    /// rule as the table, as arithmetic the compiler vectorises.
-    #[inline]
-    fn token_mask(&self, block: &[u8; BLOCK + COPY]) -> u64 {
-        let keep = self.keep_punctuation;
-        let flags: [u8; BLOCK] = std::array::from_fn(|k| u8::from(is_ascii_token(block[k], keep)));
-        let mut mask = 0u64;
-        for (k, eight) in flags.chunks_exact(8).enumerate() {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(eight);
-            mask |= pack_flags(u64::from_le_bytes(word)) << (8 * k);
-        }
-        mask
+        AsciiBlock { bytes, tokens, len }
     }
 
     /// Appends `bytes[start..end]`, ASCII token bytes in their final case,
@@ -317,10 +337,10 @@ impl Tokenizer {
         let mut rest = text;
         while !rest.is_empty() {
             // Fast path: the ASCII prefix of the next block, as a whole.
-            let ascii = ascii_prefix(&rest.as_bytes()[..rest.len().min(BLOCK)]);
-            if ascii > 0 {
-                self.feed_ascii_chars(&rest.as_bytes()[..ascii], shingler, sink);
-                rest = &rest[ascii..];
+            if rest.as_bytes()[0].is_ascii() {
+                let block = self.ascii_block(rest.as_bytes());
+                self.feed_ascii_chars(&block, shingler, sink);
+                rest = &rest[block.len..];
                 continue;
             }
             let Some(c) = rest.chars().next() else { break };
@@ -369,12 +389,15 @@ impl Tokenizer {
     #[inline]
     fn feed_ascii_chars(
         &mut self,
-        block: &[u8],
+        block: &AsciiBlock,
         shingler: &mut Shingler<'_>,
         sink: &mut impl FeatureSink,
     ) {
-        let len = block.len();
-        let (bytes, mask) = self.prepare_block(block);
+        let AsciiBlock {
+            bytes,
+            tokens: mask,
+            len,
+        } = *block;
         let mut pos = 0usize;
         while pos < len {
             let rest = mask >> pos;
