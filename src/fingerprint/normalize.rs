@@ -20,7 +20,7 @@ use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 pub(crate) const SEGMENT_LIMIT: usize = 4096;
 
 /// Applies NFKC to a stream of text pieces.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Normalizer {
     /// Text since the last segment boundary, not yet normalised.
     pending: String,
@@ -28,6 +28,24 @@ pub(crate) struct Normalizer {
     normalized: String,
     /// `pending` is one stable character, hence already NFKC.
     single_stable: bool,
+    /// `is_stable` of recent characters, by their low bits: non-ASCII text
+    /// repeats a handful (quotes, dashes, one script's letters).
+    stable_cache: [(char, bool); STABLE_CACHE],
+}
+
+/// Entries of the stability cache.
+const STABLE_CACHE: usize = 64;
+
+impl Default for Normalizer {
+    fn default() -> Self {
+        Normalizer {
+            pending: String::new(),
+            normalized: String::new(),
+            single_stable: false,
+            // NUL is stable: every entry starts true.
+            stable_cache: [('\0', true); STABLE_CACHE],
+        }
+    }
 }
 
 /// Length of the ASCII prefix of `bytes`, found 16 bytes at a time (the
@@ -43,26 +61,6 @@ fn ascii_prefix(bytes: &[u8]) -> usize {
     bytes.len() - tail.len() + tail.iter().take_while(|b| b.is_ascii()).count()
 }
 
-/// The run of stable characters that starts `text`: its length in bytes and
-/// the offset of its last character (0 when the run is empty).
-fn stable_prefix(text: &str) -> (usize, usize) {
-    let (mut end, mut last) = (0, 0);
-    loop {
-        let ascii = ascii_prefix(&text.as_bytes()[end..]);
-        if ascii > 0 {
-            end += ascii;
-            last = end - 1;
-        }
-        match text[end..].chars().next() {
-            Some(c) if is_stable(c) => {
-                last = end;
-                end += c.len_utf8();
-            }
-            _ => return (end, last),
-        }
-    }
-}
-
 /// True when a segment boundary may be placed before `c`.
 fn is_stable(c: char) -> bool {
     canonical_combining_class(c) == 0 && is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes
@@ -76,7 +74,7 @@ impl Normalizer {
             // A run of stable characters: each one is a segment of its own
             // and already NFKC, so the run passes through untouched, but for
             // its last character: a combining mark may follow in the next piece.
-            let (run, last) = stable_prefix(rest);
+            let (run, last) = self.stable_prefix(rest);
             if run > 0 {
                 self.flush(out);
                 if last > 0 {
@@ -95,6 +93,36 @@ impl Normalizer {
                 self.flush(out);
             }
         }
+    }
+
+    /// The run of stable characters that starts `text`: its length in
+    /// bytes and the offset of its last character (0 when the run is empty).
+    fn stable_prefix(&mut self, text: &str) -> (usize, usize) {
+        let (mut end, mut last) = (0, 0);
+        loop {
+            let ascii = ascii_prefix(&text.as_bytes()[end..]);
+            if ascii > 0 {
+                end += ascii;
+                last = end - 1;
+            }
+            match text[end..].chars().next() {
+                Some(c) if self.is_stable_cached(c) => {
+                    last = end;
+                    end += c.len_utf8();
+                }
+                _ => return (end, last),
+            }
+        }
+    }
+
+    /// [`is_stable`], remembered in a small direct-mapped cache.
+    #[inline]
+    fn is_stable_cached(&mut self, c: char) -> bool {
+        let slot = &mut self.stable_cache[c as usize % STABLE_CACHE];
+        if slot.0 != c {
+            *slot = (c, is_stable(c));
+        }
+        slot.1
     }
 
     /// Ends the stream, normalising what is still held back.
