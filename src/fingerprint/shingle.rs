@@ -118,25 +118,23 @@ impl<'a> Shingler<'a> {
         }
     }
 
-    /// Appends each byte of `bytes` (ASCII token characters) as a token of
-    /// its own: the same as `begin_token`, one byte, `end_token` per byte.
-    /// Without joiners and rules (character mode's common case) the bytes
-    /// are copied at once and each window hashed straight from the buffer.
+    /// True when tokens are neither joined nor weighed (character mode
+    /// without rules): the case [`Self::byte_tokens_appended`] serves.
     #[inline]
-    pub(crate) fn push_byte_tokens(&mut self, bytes: &[u8], sink: &mut impl FeatureSink) {
-        if self.join || self.weigher.is_some() {
-            for &byte in bytes {
-                self.begin_token();
-                self.buf.push(byte);
-                self.end_token(sink);
-            }
+    pub(crate) fn takes_byte_runs(&self) -> bool {
+        !self.join && self.weigher.is_none()
+    }
+
+    /// Makes each byte of `buf[first..]`, just appended (ASCII token
+    /// characters), a token of its own: the same as `begin_token`, one byte,
+    /// `end_token` per byte, when [`Self::takes_byte_runs`] (the caller's
+    /// check). Each window is hashed straight from the buffer.
+    #[inline]
+    pub(crate) fn byte_tokens_appended(&mut self, first: usize, sink: &mut impl FeatureSink) {
+        debug_assert!(self.takes_byte_runs());
+        let Some(last) = self.buf.len().checked_sub(1).filter(|&last| last >= first) else {
             return;
-        }
-        if bytes.is_empty() {
-            return;
-        }
-        let (first, last) = (self.buf.len(), self.buf.len() + bytes.len() - 1);
-        self.buf.extend_from_slice(bytes);
+        };
         for end in first..=last {
             self.starts.push(end);
             self.tokens = self.tokens.saturating_add(1);

@@ -83,6 +83,18 @@ fn byte_mask(bytes: &[u8; BLOCK + COPY], test: impl Fn(u8) -> bool) -> u64 {
     mask
 }
 
+/// Appends `bytes[start..end]` to `buf` in [`COPY`]-byte pieces cut to
+/// length: fixed-size copies are inlined, while a memcpy call costs more
+/// than a short token.
+#[inline(always)]
+fn append(buf: &mut Vec<u8>, bytes: &[u8; BLOCK + COPY], start: usize, end: usize) {
+    let len = buf.len() + (end - start);
+    for at in (start..end).step_by(COPY) {
+        buf.extend_from_slice(&bytes[at..at + COPY]);
+    }
+    buf.truncate(len);
+}
+
 /// Packs eight 0/1 bytes (little-endian in `flags`) into eight bits, byte k
 /// to bit k: the multiplication moves each byte's bit into the top byte
 /// without carries.
@@ -278,9 +290,7 @@ impl Tokenizer {
     }
 
     /// Appends `bytes[start..end]`, ASCII token bytes in their final case,
-    /// splitting overlong tokens. Copies go [`COPY`] bytes at a time from the
-    /// padded block and the excess is cut off: fixed-size copies are inlined,
-    /// while a memcpy call would cost more than a short token.
+    /// splitting overlong tokens.
     #[inline]
     fn push_ascii_run(
         &mut self,
@@ -296,11 +306,7 @@ impl Tokenizer {
                 .saturating_sub(shingler.token_len())
                 .clamp(1, end - start);
             let stop = start + room;
-            let len = shingler.buf.len() + room;
-            for at in (start..stop).step_by(COPY) {
-                shingler.buf.extend_from_slice(&bytes[at..at + COPY]);
-            }
-            shingler.buf.truncate(len);
+            append(&mut shingler.buf, bytes, start, stop);
             start = stop;
         }
     }
@@ -385,7 +391,8 @@ impl Tokenizer {
     }
 
     /// Character mode over up to [`BLOCK`] ASCII bytes: each run of token
-    /// bytes goes to the shingler at once, one token per byte.
+    /// bytes goes to the shingler at once, one token per byte (one by one
+    /// when token rules apply).
     #[inline]
     fn feed_ascii_chars(
         &mut self,
@@ -411,7 +418,17 @@ impl Tokenizer {
             let run = (mask >> pos).trailing_ones() as usize;
             self.flush_space(shingler, sink);
             self.seen_char = true;
-            shingler.push_byte_tokens(&bytes[pos..pos + run], sink);
+            if shingler.takes_byte_runs() {
+                let first = shingler.buf.len();
+                append(&mut shingler.buf, &bytes, pos, pos + run);
+                shingler.byte_tokens_appended(first, sink);
+            } else {
+                for &byte in &bytes[pos..pos + run] {
+                    shingler.begin_token();
+                    shingler.buf.push(byte);
+                    shingler.end_token(sink);
+                }
+            }
             pos += run;
         }
     }
