@@ -1,6 +1,8 @@
 //! Fingerprint throughput on generated English-like text, against a
 //! baseline that only splits on whitespace and hashes word 3-shingles with
 //! xxh3 (no normalisation, no SimHash): the cost floor of the hot loop.
+//! Also the default options through a reader (64 KiB chunks, as files are
+//! read) and on text with typographic (non-ASCII) punctuation.
 //!
 //! Run briefly: `cargo bench --bench fingerprint -- --warm-up-time 1 --measurement-time 3`.
 
@@ -69,6 +71,15 @@ fn english_text(bytes: usize) -> Vec<u8> {
     text
 }
 
+/// The same text with typographic punctuation: commas become em dashes and
+/// a closing curly quote follows each full stop.
+fn typographic(text: &[u8]) -> Vec<u8> {
+    String::from_utf8_lossy(text)
+        .replace(',', " \u{2014}")
+        .replace(". ", ".\u{201D} ")
+        .into_bytes()
+}
+
 /// The baseline: split on ASCII whitespace, xxh3 of each word 3-shingle.
 fn baseline(text: &[u8]) -> u64 {
     let mut buffer: Vec<u8> = Vec::with_capacity(256);
@@ -126,6 +137,17 @@ fn throughput(c: &mut Criterion) {
             b.iter(|| fingerprinter.fingerprint_bytes(black_box(&text)))
         });
     }
+    // What users get: files are read in chunks, and real English text has
+    // typographic punctuation (non-ASCII) every few dozen bytes.
+    let default = Fingerprinter::new(FeatureOptions::default());
+    group.bench_function("words3-xxh3-reader", |b| {
+        b.iter(|| default.fingerprint_reader(black_box(&text[..])))
+    });
+    let typographic = typographic(&text);
+    group.throughput(Throughput::Bytes(typographic.len() as u64));
+    group.bench_function("words3-xxh3-typographic", |b| {
+        b.iter(|| default.fingerprint_bytes(black_box(&typographic)))
+    });
     group.finish();
 }
 

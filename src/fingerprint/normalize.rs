@@ -3,9 +3,10 @@
 //! Text is cut into segments that normalise independently. A segment ends
 //! before every *stable* character (canonical combining class 0 and
 //! NFKC_Quick_Check = Yes, UAX #15 section 9): nothing before such a
-//! character can reorder or compose with it. ASCII characters are stable and
-//! already NFKC, so ASCII runs pass through untouched (the fast path); only
-//! the last ASCII character is held back, because a combining mark in the
+//! character can reorder or compose with it. A stable character on its own
+//! is already NFKC, so runs of stable characters (ASCII found 16 bytes at a
+//! time, other characters checked one by one) pass through untouched, the
+//! fast path; only the last is held back, because a combining mark in the
 //! next chunk may compose with it. A segment that grows past
 //! [`SEGMENT_LIMIT`] bytes without a stable character (only adversarial
 //! runs of combining marks do that) is cut there, which bounds memory; the
@@ -19,12 +20,45 @@ use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 pub(crate) const SEGMENT_LIMIT: usize = 4096;
 
 /// Applies NFKC to a stream of text pieces.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Normalizer {
     /// Text since the last segment boundary, not yet normalised.
     pending: String,
     /// Reused output buffer for a normalised segment.
     normalized: String,
+    /// `pending` is one stable character, hence already NFKC.
+    single_stable: bool,
+    /// `is_stable` of recent characters, by their low bits: non-ASCII text
+    /// repeats a handful (quotes, dashes, one script's letters).
+    stable_cache: [(char, bool); STABLE_CACHE],
+}
+
+/// Entries of the stability cache.
+const STABLE_CACHE: usize = 64;
+
+impl Default for Normalizer {
+    fn default() -> Self {
+        Normalizer {
+            pending: String::new(),
+            normalized: String::new(),
+            single_stable: false,
+            // NUL is stable: every entry starts true.
+            stable_cache: [('\0', true); STABLE_CACHE],
+        }
+    }
+}
+
+/// Length of the ASCII prefix of `bytes`, found 16 bytes at a time (the
+/// check of a whole chunk vectorises; ASCII text is the common case).
+fn ascii_prefix(bytes: &[u8]) -> usize {
+    let chunks = bytes.chunks_exact(16);
+    let tail = chunks.remainder();
+    for (k, chunk) in chunks.enumerate() {
+        if !chunk.is_ascii() {
+            return 16 * k + chunk.iter().take_while(|b| b.is_ascii()).count();
+        }
+    }
+    bytes.len() - tail.len() + tail.iter().take_while(|b| b.is_ascii()).count()
 }
 
 /// True when a segment boundary may be placed before `c`.
@@ -36,30 +70,59 @@ impl Normalizer {
     /// Normalises `text`, calling `out` with normalised pieces in order.
     pub(crate) fn feed(&mut self, text: &str, out: &mut impl FnMut(&str)) {
         let mut rest = text;
-        while let Some(&first) = rest.as_bytes().first() {
-            if first.is_ascii() {
+        while !rest.is_empty() {
+            // A run of stable characters: each one is a segment of its own
+            // and already NFKC, so the run passes through untouched, but for
+            // its last character: a combining mark may follow in the next piece.
+            let (run, last) = self.stable_prefix(rest);
+            if run > 0 {
                 self.flush(out);
-                let ascii = rest
-                    .bytes()
-                    .position(|b| !b.is_ascii())
-                    .unwrap_or(rest.len());
-                if ascii > 1 {
-                    out(&rest[..ascii - 1]);
+                if last > 0 {
+                    out(&rest[..last]);
                 }
-                self.pending.push_str(&rest[ascii - 1..ascii]);
-                rest = &rest[ascii..];
+                self.pending.push_str(&rest[last..run]);
+                self.single_stable = true;
+                rest = &rest[run..];
                 continue;
             }
             let Some(c) = rest.chars().next() else { break };
             rest = &rest[c.len_utf8()..];
-            if is_stable(c) {
-                self.flush(out);
-            }
             self.pending.push(c);
+            self.single_stable = false;
             if self.pending.len() >= SEGMENT_LIMIT {
                 self.flush(out);
             }
         }
+    }
+
+    /// The run of stable characters that starts `text`: its length in
+    /// bytes and the offset of its last character (0 when the run is empty).
+    fn stable_prefix(&mut self, text: &str) -> (usize, usize) {
+        let (mut end, mut last) = (0, 0);
+        loop {
+            let ascii = ascii_prefix(&text.as_bytes()[end..]);
+            if ascii > 0 {
+                end += ascii;
+                last = end - 1;
+            }
+            match text[end..].chars().next() {
+                Some(c) if self.is_stable_cached(c) => {
+                    last = end;
+                    end += c.len_utf8();
+                }
+                _ => return (end, last),
+            }
+        }
+    }
+
+    /// [`is_stable`], remembered in a small direct-mapped cache.
+    #[inline]
+    fn is_stable_cached(&mut self, c: char) -> bool {
+        let slot = &mut self.stable_cache[c as usize % STABLE_CACHE];
+        if slot.0 != c {
+            *slot = (c, is_stable(c));
+        }
+        slot.1
     }
 
     /// Ends the stream, normalising what is still held back.
@@ -72,7 +135,7 @@ impl Normalizer {
         if self.pending.is_empty() {
             return;
         }
-        if self.pending.is_ascii() || is_nfkc_quick(self.pending.chars()) == IsNormalized::Yes {
+        if self.single_stable || is_nfkc_quick(self.pending.chars()) == IsNormalized::Yes {
             out(&self.pending);
         } else {
             self.normalized.clear();
@@ -80,6 +143,7 @@ impl Normalizer {
             out(&self.normalized);
         }
         self.pending.clear();
+        self.single_stable = false;
     }
 }
 
@@ -120,7 +184,7 @@ mod tests {
     proptest! {
         #[test]
         fn chunked_equals_whole_string_nfkc(
-            text in "[a-e \u{300}-\u{303}\u{1100}-\u{1103}\u{1161}\u{11A8}\u{AC00}\u{FB01}\u{FF21}\u{4E00}]{0,40}",
+            text in "[a-e \u{300}-\u{303}\u{323}\u{1E0B}\u{E9}\u{2019}\u{1100}-\u{1103}\u{1161}\u{11A8}\u{AC00}\u{FB01}\u{FF21}\u{4E00}]{0,40}",
             chunk in 1usize..6,
         ) {
             let expected: String = text.nfkc().collect();

@@ -118,6 +118,38 @@ impl<'a> Shingler<'a> {
         }
     }
 
+    /// True when tokens are neither joined nor weighed (character mode
+    /// without rules): the case [`Self::byte_tokens_appended`] serves.
+    #[inline]
+    pub(crate) fn takes_byte_runs(&self) -> bool {
+        !self.join && self.weigher.is_none()
+    }
+
+    /// Makes each byte of `buf[first..]`, just appended (ASCII token
+    /// characters), a token of its own: the same as `begin_token`, one byte,
+    /// `end_token` per byte, when [`Self::takes_byte_runs`] (the caller's
+    /// check). Each window is hashed straight from the buffer.
+    #[inline]
+    pub(crate) fn byte_tokens_appended(&mut self, first: usize, sink: &mut impl FeatureSink) {
+        debug_assert!(self.takes_byte_runs());
+        let Some(last) = self.buf.len().checked_sub(1).filter(|&last| last >= first) else {
+            return;
+        };
+        for end in first..=last {
+            self.starts.push(end);
+            self.tokens = self.tokens.saturating_add(1);
+            if let Some(window) = self.starts.len().checked_sub(self.n) {
+                let start = self.starts[window];
+                sink.feature(&self.buf[start..=end], 1);
+            }
+        }
+        // As `begin_token` left them for the last byte.
+        (self.token_mark, self.token_start) = (last, last);
+        if self.starts.len() >= self.n && self.starts[self.window()] >= COMPACT_AT {
+            self.compact();
+        }
+    }
+
     /// Ends the document; a document shorter than N tokens gives one feature.
     pub(crate) fn finish(&mut self, sink: &mut impl FeatureSink) {
         if self.tokens > 0 && self.tokens < self.n as u64 {

@@ -3,26 +3,15 @@
 //! Bit i of the fingerprint is 1 exactly when the sum over features of
 //! (+w if the feature hash has bit i set, -w otherwise) is greater than 0,
 //! that is when 2 * (weight of features with bit i set) > (total weight).
-//! Unit weights, the common case, are counted eight bits at a time: each
-//! hash byte indexes a table that spreads its bits over the eight bytes of
-//! a u64, so one addition bumps eight byte-wide counters, with no branch
-//! per bit. The byte counters are flushed into wide sums before they can
+//! Unit weights, the common case, are counted eight bits at a time: a
+//! shift and a mask put bits k, k+8, ..., k+56 of the hash in the low bits
+//! of the eight bytes of a u64, so one addition bumps eight byte-wide
+//! counters, with no branch (nor table) per bit. The byte counters are flushed into wide sums before they can
 //! overflow. Other weights take a plain loop the compiler unrolls.
 
-/// Byte k of `SPREAD[b]` is bit k of `b`.
-const SPREAD: [u64; 256] = {
-    let mut table = [0u64; 256];
-    let mut b = 0;
-    while b < 256 {
-        let mut k = 0;
-        while k < 8 {
-            table[b] |= (((b >> k) & 1) as u64) << (8 * k);
-            k += 1;
-        }
-        b += 1;
-    }
-    table
-};
+/// Bit 0 of every byte: `(hash >> k) & LOW_BIT_OF_EACH_BYTE` has, in byte
+/// j, bit 8j + k of the hash.
+const LOW_BIT_OF_EACH_BYTE: u64 = 0x0101_0101_0101_0101;
 
 /// Unit additions a byte counter can take before it must be flushed.
 const LANE_LIMIT: u32 = 255;
@@ -37,7 +26,7 @@ pub struct Accumulator {
     /// Unit-weight hashes not yet counted.
     batch: [u64; BATCH],
     batch_len: usize,
-    /// Byte k of `lanes[j]` counts unit features with bit 8j+k set.
+    /// Byte j of `lanes[k]` counts unit features with bit 8j+k set.
     lanes: [u64; 8],
     /// Unit features added to `lanes` since the last flush.
     in_lanes: u32,
@@ -84,8 +73,8 @@ impl Accumulator {
         }
         let mut lanes = self.lanes;
         for &hash in &self.batch[..self.batch_len] {
-            for (j, lane) in lanes.iter_mut().enumerate() {
-                *lane += SPREAD[((hash >> (8 * j)) & 0xFF) as usize];
+            for (k, lane) in lanes.iter_mut().enumerate() {
+                *lane += (hash >> k) & LOW_BIT_OF_EACH_BYTE;
             }
         }
         self.lanes = lanes;
@@ -114,9 +103,9 @@ impl Accumulator {
 
     /// Moves the byte counters into the wide sums.
     fn flush_lanes(&mut self) {
-        for (j, lane) in self.lanes.iter_mut().enumerate() {
-            for k in 0..8 {
-                self.set_weight[8 * j + k] += u128::from((*lane >> (8 * k)) & 0xFF);
+        for (k, lane) in self.lanes.iter_mut().enumerate() {
+            for j in 0..8 {
+                self.set_weight[8 * j + k] += u128::from((*lane >> (8 * j)) & 0xFF);
             }
             *lane = 0;
         }

@@ -145,7 +145,7 @@ pub(crate) struct TfSink {
 }
 
 impl FeatureSink for TfSink {
-    #[inline]
+    #[inline(always)]
     fn feature(&mut self, bytes: &[u8], weight: u32) {
         self.features += 1;
         let hash = feature_hash(self.hash, bytes);
