@@ -228,15 +228,40 @@ fn run_table(
     }
     let values = &buffers.values;
     let shift = 64 - table.key_bits;
-    let k = layout.max_distance;
     // Counters stay in registers; most fingerprints have no key-mate.
-    let (mut comparisons, mut largest) = (0u64, 1u64);
-    for (i, &x) in values.iter().enumerate() {
-        let key = x >> shift;
-        let mates = values[i + 1..].iter().take_while(|&&y| y >> shift == key);
-        let mut count = 0u64;
-        for &y in mates {
-            count += 1;
+    let (mut comparisons, mut largest) = (0u64, 1usize);
+    let mut start = 0;
+    while start < values.len() {
+        let key = values[start] >> shift;
+        let mut end = start + 1;
+        while end < values.len() && values[end] >> shift == key {
+            end += 1;
+        }
+        if end - start > 1 {
+            let bucket = &values[start..end];
+            largest = largest.max(bucket.len());
+            comparisons += (bucket.len() * (bucket.len() - 1) / 2) as u64;
+            compare_bucket(shared, layout, table, bucket, sink);
+        }
+        start = end;
+    }
+    sink.found.comparisons += comparisons;
+    let largest = (largest as u64).min(values.len() as u64);
+    sink.found.largest_bucket = sink.found.largest_bucket.max(largest);
+}
+
+/// Compares every pair of a bucket of equal keys and emits those within k
+/// that this table owns.
+fn compare_bucket(
+    shared: &Shared,
+    layout: &Layout,
+    table: &Table,
+    bucket: &[u64],
+    sink: &mut Sink<'_>,
+) {
+    let k = layout.max_distance;
+    for (i, &x) in bucket.iter().enumerate() {
+        for &y in &bucket[i + 1..] {
             let distance = (x ^ y).count_ones();
             if distance <= k && layout.owns(table, permute(&table.inverse, x ^ y)) {
                 let a = shared.collapsed.index_of(permute(&table.inverse, x));
@@ -244,15 +269,7 @@ fn run_table(
                 sink.emit(a, b, distance);
             }
         }
-        comparisons += count;
-        // The first of a run of equal keys has the whole run after it.
-        largest = largest.max(count + 1);
     }
-    sink.found.comparisons += comparisons;
-    sink.found.largest_bucket = sink
-        .found
-        .largest_bucket
-        .max(largest.min(values.len() as u64));
 }
 
 #[cfg(test)]

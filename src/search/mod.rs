@@ -3,11 +3,11 @@
 //! [`search`] takes `(DocId, u64)` fingerprints and a maximum Hamming
 //! distance k and returns every pair within k and the groups (connected
 //! components) they form. It knows nothing of files. Identical fingerprints
-//! are collapsed first ([`collapse`]), one of three methods pairs the
-//! distinct ones ([`blocks`] exact, [`rotate`] approximate, [`brute`] the
-//! reference), each pair found goes through a [`sink`] that counts it,
+//! are collapsed first (`collapse`), one of three methods pairs the
+//! distinct ones (`blocks` exact, `rotate` approximate, `brute` the
+//! reference), each pair found goes through a `sink` that counts it,
 //! expands it to document pairs and joins it in the union-find, and
-//! [`groups`] reads the components. docs/SEARCH.md has the figures.
+//! `groups` reads the components. docs/SEARCH.md has the design and figures.
 
 mod blocks;
 mod brute;
@@ -26,8 +26,8 @@ pub use groups::groups_of_pairs;
 use sink::Shared;
 
 /// The largest distance k accepted. Every k up to it is searched exactly
-/// by `Method::Exact`; past 32 bits of 64, two unrelated fingerprints are
-/// more likely within k than not, so a larger k finds no near-duplicates.
+/// by `Method::Exact`. At k = 32 two unrelated fingerprints are already
+/// more likely within k than not, so a larger k would find nothing near.
 pub const MAX_DISTANCE: u32 = 32;
 
 /// The window `Method::Rotate` uses unless told otherwise (chosen by
@@ -57,6 +57,33 @@ pub enum Method {
     Rotate,
     /// All pairs: the reference.
     Brute,
+}
+
+impl std::fmt::Display for Method {
+    /// The method's name as users write it: `exact`, `rotate`, `brute`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Method::Exact => "exact",
+            Method::Rotate => "rotate",
+            Method::Brute => "brute",
+        })
+    }
+}
+
+impl std::str::FromStr for Method {
+    type Err = crate::Error;
+
+    /// Parses `exact`, `rotate` or `brute`.
+    fn from_str(name: &str) -> crate::Result<Method> {
+        [Method::Exact, Method::Rotate, Method::Brute]
+            .into_iter()
+            .find(|m| m.to_string() == name)
+            .ok_or_else(|| {
+                crate::Error::Usage(format!(
+                    "unknown search method '{name}': use exact, rotate or brute"
+                ))
+            })
+    }
 }
 
 /// Options of a search.
@@ -110,9 +137,9 @@ pub struct SearchOutcome {
 ///
 /// # Errors
 /// `Error::Usage` if `max_distance` exceeds [`MAX_DISTANCE`], if `window`
-/// is 0 for `Method::Rotate`, if there are more than `u32::MAX` entries,
-/// or if an id appears with two different
-/// fingerprints (the same `(id, fingerprint)` twice counts once).
+/// is 0 for `Method::Rotate`, if there are more than `u32::MAX` entries, or
+/// if an id appears with two different fingerprints (the same
+/// `(id, fingerprint)` twice counts once).
 pub fn search(
     fingerprints: &[(DocId, u64)],
     options: &SearchOptions,

@@ -8,14 +8,28 @@
 use rayon::prelude::*;
 
 /// The widest scatter: 2^16 counters (256 KiB) still sit in L2 cache.
-const MAX_SCATTER_BITS: u32 = 12;
+const MAX_SCATTER_BITS: u32 = 16;
+
+/// The widest scatter past `LARGE` values: 2^16 write streams into a buffer
+/// of tens of MB thrash the TLB, and a second scatter in cache is cheaper
+/// (measured: 16 bits is 15% faster at 10^6 values, 12 bits 12% faster at
+/// 10^7).
+const MAX_SCATTER_BITS_LARGE: u32 = 12;
+
+/// See `MAX_SCATTER_BITS_LARGE`.
+const LARGE: usize = 1 << 22;
 
 /// Top bits to scatter `len` values on so that buckets hold about 16,
 /// never more than `max_bits` (the bits that are meaningful to the caller).
 pub(crate) fn scatter_bits(len: usize, max_bits: u32) -> u32 {
     let buckets = len / 16;
     let bits = usize::BITS - buckets.leading_zeros();
-    bits.min(MAX_SCATTER_BITS).min(max_bits)
+    let cap = if len > LARGE {
+        MAX_SCATTER_BITS_LARGE
+    } else {
+        MAX_SCATTER_BITS
+    };
+    bits.min(cap).min(max_bits)
 }
 
 /// Reusable buffers of one sorting worker, so a thread that sorts many
@@ -298,7 +312,8 @@ mod tests {
         assert_eq!(scatter_bits(15, 64), 0);
         assert_eq!(scatter_bits(16, 64), 1);
         assert_eq!(scatter_bits(16 << 10, 64), 11);
-        assert_eq!(scatter_bits(usize::MAX, 64), MAX_SCATTER_BITS);
+        assert_eq!(scatter_bits(LARGE, 64), MAX_SCATTER_BITS);
+        assert_eq!(scatter_bits(usize::MAX, 64), MAX_SCATTER_BITS_LARGE);
         assert_eq!(scatter_bits(1 << 20, 5), 5);
     }
 }

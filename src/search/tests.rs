@@ -377,6 +377,14 @@ fn bad_options_are_usage_errors() {
 }
 
 #[test]
+fn method_names_round_trip() {
+    for method in [Method::Exact, Method::Rotate, Method::Brute] {
+        assert_eq!(method.to_string().parse::<Method>().unwrap(), method);
+    }
+    assert!(matches!("fast".parse::<Method>(), Err(crate::Error::Usage(m)) if m.contains("fast")));
+}
+
+#[test]
 fn stats_describe_the_plan() {
     let input = planted(11, 50_000, 3, false);
     let outcome = search(&input, &options(Method::Exact, 3)).unwrap();
