@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 
 use super::args::{FeatureArgs, WalkArgs};
 use crate::diag::Diagnostics;
-use crate::fingerprint::{Fingerprint, Fingerprinter};
+use crate::fingerprint::{Fingerprint, Fingerprinter, SdrShape};
 use crate::input::{self, FileDocument, WalkEntry};
 use crate::report::fingerprints::{FingerprintFormat, FingerprintWriter};
 use crate::scan::ordered::for_each_ordered;
@@ -42,24 +42,12 @@ pub struct FingerprintArgs {
     pub format: FingerprintFormatArg,
 
     /// Print htm.core's sparse encoding instead: the indices of the ACTIVE largest of SIZE sums.
-    #[arg(long, value_name = "SIZE:ACTIVE", value_parser = parse_sdr)]
-    pub sdr: Option<(usize, usize)>,
+    #[arg(long, value_name = "SIZE:ACTIVE")]
+    pub sdr: Option<SdrShape>,
 
     /// Worker threads (default: one per core).
     #[arg(short = 'j', long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
-}
-
-fn parse_sdr(text: &str) -> Result<(usize, usize), String> {
-    let parsed = text
-        .split_once(':')
-        .and_then(|(size, active)| Some((size.parse().ok()?, active.parse().ok()?)));
-    match parsed {
-        Some((size, active)) if active >= 1 && active <= size => Ok((size, active)),
-        _ => Err(format!(
-            "expected SIZE:ACTIVE with 1 <= ACTIVE <= SIZE (e.g. 2048:41), got '{text}'"
-        )),
-    }
 }
 
 /// A document to fingerprint: a file found by the walk, or stdin.
@@ -102,7 +90,7 @@ pub fn run(args: FingerprintArgs) -> anyhow::Result<ExitCode> {
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut write_error = None;
-    if let Some((size, active)) = args.sdr {
+    if let Some(SdrShape { size, active }) = args.sdr {
         // The sparse encoding names its own parameters on each line.
         for_each_ordered(
             &targets,
