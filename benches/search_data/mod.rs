@@ -17,7 +17,7 @@ pub fn planted(n: usize, max_flips: u32, seed: u64) -> Vec<(u32, u64)> {
     let mut out: Vec<(u32, u64)> = Vec::with_capacity(n);
     for id in 0..n {
         let r = splitmix(&mut state);
-        let fp = if id > 0 && r % 100 == 0 && max_flips > 0 {
+        let fp = if id > 0 && r.is_multiple_of(100) && max_flips > 0 {
             let original = out[(splitmix(&mut state) % id as u64) as usize].1;
             let flips = 1 + (splitmix(&mut state) % u64::from(max_flips)) as u32;
             let mut flipped = 0u64;
