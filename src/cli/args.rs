@@ -22,7 +22,9 @@ pub mod defaults {
     /// word-3 Jaccard >= 0.8 (0.85); with --verify, larger k only helps.
     pub const MAX_DISTANCE: &str = "9";
     /// Documents with fewer features are matched by exact content only.
-    pub const MIN_FEATURES: &str = "8";
+    /// 1 (off): on short documents, SimHash pairs beat exact-content
+    /// matching at every threshold measured (docs/QUALITY.md).
+    pub const MIN_FEATURES: &str = "1";
     /// Pairs listed at most.
     pub const MAX_PAIRS: &str = "1000000";
 }

@@ -348,7 +348,16 @@ fn short_documents_match_only_by_exact_content() {
     dir.create("d/empty2.txt", "  ...  ");
     let output = dir
         .simdup()
-        .args(["scan", "d", "-k", "32", "--format", "json"])
+        .args([
+            "scan",
+            "d",
+            "-k",
+            "32",
+            "--min-features",
+            "8",
+            "--format",
+            "json",
+        ])
         .output()
         .unwrap();
     let report = json_report(&output);

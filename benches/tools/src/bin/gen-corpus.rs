@@ -37,9 +37,13 @@ struct Args {
     /// Largest cluster (an original and its variants).
     #[arg(long, default_value_t = 6)]
     max_cluster: usize,
-    /// Median length of an original in words (log-normal, 30 to 40,000).
+    /// Median length of an original in words (log-normal, --min-words to 40,000).
     #[arg(long, default_value_t = 250)]
     median_words: usize,
+    /// Shortest original in words; below 30, added boilerplate can outweigh
+    /// a document's own text.
+    #[arg(long, default_value_t = simdup_bench_tools::corpus::MIN_WORDS)]
+    min_words: usize,
     /// Words in the Zipf vocabulary.
     #[arg(long, default_value_t = 50_000)]
     vocabulary: usize,
@@ -76,6 +80,7 @@ struct Manifest {
     duplicate_share: f64,
     max_cluster: usize,
     median_words: usize,
+    min_words: usize,
     vocabulary: usize,
     bytes: u64,
     clusters: usize,
@@ -103,6 +108,7 @@ fn run(args: Args) -> Result<()> {
         duplicate_share: args.duplicate_share,
         max_cluster: args.max_cluster,
         median_words: args.median_words,
+        min_words: args.min_words,
         vocabulary: args.vocabulary,
     });
 
@@ -155,6 +161,7 @@ fn run(args: Args) -> Result<()> {
         duplicate_share: args.duplicate_share,
         max_cluster: args.max_cluster,
         median_words: args.median_words,
+        min_words: args.min_words,
         vocabulary: args.vocabulary,
         bytes,
         clusters: corpus.clusters().len(),

@@ -30,6 +30,8 @@ pub struct Params {
     pub max_cluster: usize,
     /// Median length of an original, in words (lengths are log-normal).
     pub median_words: usize,
+    /// Shortest original, in words (at least 1).
+    pub min_words: usize,
     /// Number of words in the vocabulary.
     pub vocabulary: usize,
 }
@@ -42,12 +44,15 @@ impl Default for Params {
             duplicate_share: 0.3,
             max_cluster: 6,
             median_words: 250,
+            min_words: MIN_WORDS,
             vocabulary: 50_000,
         }
     }
 }
 
-/// Shortest original, in words (see edit::BOILERPLATE for why).
+/// Shortest original by default, in words: boilerplate (edit::BOILERPLATE)
+/// stays smaller than the document's own text. Shorter originals, for
+/// measuring short documents, are a parameter.
 pub const MIN_WORDS: usize = 30;
 /// Longest original, in words (some 50 pages).
 pub const MAX_WORDS: usize = 40_000;
@@ -125,7 +130,7 @@ impl Corpus {
             let words = (median * rng.normal().exp()).round() as usize;
             Slot::Original {
                 seed: derive_seed(params.seed, STREAM_DOC, original_index),
-                words: words.clamp(MIN_WORDS, MAX_WORDS),
+                words: words.clamp(params.min_words.clamp(1, MAX_WORDS), MAX_WORDS),
             }
         };
         let mut clusters = Vec::with_capacity(sizes.len());
