@@ -73,50 +73,14 @@ pub fn scan(
     let fingerprinter = Fingerprinter::new(options.features.clone());
     let mut documents = Documents::new(options.min_features);
     let mut params = params(options);
-    match inputs {
-        Inputs::Paths(paths) => collect::collect_paths(
-            paths,
-            &options.walk,
-            &fingerprinter,
-            &mut documents,
-            diag,
-            options.progress,
-        ),
-        Inputs::FilesFrom { list, separator } => {
-            let paths = read_list(list, *separator)?;
-            collect::collect_paths(
-                &paths,
-                &options.walk,
-                &fingerprinter,
-                &mut documents,
-                diag,
-                options.progress,
-            )
-        }
-        Inputs::Records(record_options) => collect::collect_records(
-            std::io::stdin().lock(),
-            record_options,
-            &fingerprinter,
-            &mut documents,
-            diag,
-            options.verify,
-            options.progress,
-        ),
-        Inputs::Fingerprints(files) => {
-            let saved = read_fingerprint_files(files)?;
-            for file in &saved.files_without_digest {
-                diag.warn(format_args!(
-                    "{file}: names no options digest; assuming its fingerprints are comparable"
-                ));
-            }
-            if let Some(provenance) = &saved.provenance {
-                // The saved fingerprints were made with their own options.
-                params.digest = provenance.digest.clone();
-                params.features = provenance.options.clone().unwrap_or_default();
-            }
-            collect::collect_saved(saved, &mut documents, diag)
-        }
-    }
+    collect(
+        inputs,
+        options,
+        &fingerprinter,
+        &mut documents,
+        &mut params,
+        diag,
+    )?;
     let collected = Instant::now();
 
     let outcome = find_pairs(&documents, &options.search)?;
@@ -128,40 +92,18 @@ pub fn scan(
     if options.verify {
         jaccards = verify::verify_pairs(&pairs, &mut documents, &fingerprinter, diag);
         if let Some(min_jaccard) = options.min_jaccard {
-            let kept: Vec<(Pair, Option<f64>)> = pairs
+            (pairs, jaccards) = pairs
                 .into_iter()
                 .zip(jaccards)
                 .filter(|(_, jaccard)| jaccard.is_some_and(|j| j >= min_jaccard))
-                .collect();
-            (pairs, jaccards) = kept.into_iter().unzip();
+                .unzip();
             groups = search::groups_of_pairs(&pairs);
         }
     }
     let verified = Instant::now();
 
-    let report_pairs: Vec<ReportPair> = pairs
-        .iter()
-        .enumerate()
-        .map(|(index, pair)| ReportPair {
-            a: documents.name(pair.a).into_owned(),
-            b: documents.name(pair.b).into_owned(),
-            distance: pair.distance,
-            similarity: report::similarity(pair.distance),
-            jaccard: jaccards.get(index).copied().flatten(),
-        })
-        .collect();
-    let report_groups: Vec<ReportGroup> = groups
-        .iter()
-        .enumerate()
-        .map(|(index, members)| ReportGroup {
-            id: index + 1,
-            members: members
-                .iter()
-                .map(|&id| documents.name(id).into_owned())
-                .collect(),
-        })
-        .collect();
-
+    let pairs = name_pairs(&pairs, &jaccards, &documents);
+    let groups = name_groups(&groups, &documents);
     let tally = &diag.tally;
     let stats = Stats {
         inputs: tally.seen,
@@ -179,8 +121,8 @@ pub fn scan(
         largest_bucket: outcome.stats.largest_bucket,
         comparisons: outcome.stats.comparisons,
         pairs_found: outcome.total_pairs,
-        pairs: report_pairs.len() as u64,
-        groups: report_groups.len() as u64,
+        pairs: pairs.len() as u64,
+        groups: groups.len() as u64,
         seconds: Seconds {
             fingerprint: (collected - started).as_secs_f64(),
             search: (searched - collected).as_secs_f64(),
@@ -192,9 +134,104 @@ pub fn scan(
         version: report::SCHEMA_VERSION,
         params,
         stats,
-        pairs: report_pairs,
-        groups: report_groups,
+        pairs,
+        groups,
     })
+}
+
+/// The collect stage: fills `documents` from the inputs. Saved
+/// fingerprints bring their own feature options, which replace those in
+/// `params`.
+fn collect(
+    inputs: &Inputs,
+    options: &ScanOptions,
+    fingerprinter: &Fingerprinter,
+    documents: &mut Documents,
+    params: &mut Params,
+    diag: &mut Diagnostics,
+) -> crate::Result<()> {
+    match inputs {
+        Inputs::Paths(paths) => collect::collect_paths(
+            paths,
+            &options.walk,
+            fingerprinter,
+            documents,
+            diag,
+            options.progress,
+        ),
+        Inputs::FilesFrom { list, separator } => {
+            let paths = read_list(list, *separator)?;
+            collect::collect_paths(
+                &paths,
+                &options.walk,
+                fingerprinter,
+                documents,
+                diag,
+                options.progress,
+            )
+        }
+        Inputs::Records(record_options) => collect::collect_records(
+            std::io::stdin().lock(),
+            record_options,
+            fingerprinter,
+            documents,
+            diag,
+            options.verify,
+            options.progress,
+        ),
+        Inputs::Fingerprints(files) => {
+            let saved = read_fingerprint_files(files)?;
+            for file in &saved.files_without_digest {
+                diag.warn(format_args!(
+                    "{file}: names no options digest; assuming its fingerprints are comparable"
+                ));
+            }
+            if let Some(provenance) = &saved.provenance {
+                params.digest = provenance.digest.clone();
+                params.features = provenance.options.clone().unwrap_or_default();
+                if options.verify && provenance.digest != options.features.digest() {
+                    diag.warn(format_args!(
+                        "--verify reads the documents with the feature options given now ({}), \
+                         not those of the saved fingerprints ({})",
+                        options.features.describe(),
+                        params.features
+                    ));
+                }
+            }
+            collect::collect_saved(saved, documents, diag)
+        }
+    }
+    Ok(())
+}
+
+/// Pairs with document names, and exact Jaccard where verified.
+fn name_pairs(pairs: &[Pair], jaccards: &[Option<f64>], documents: &Documents) -> Vec<ReportPair> {
+    pairs
+        .iter()
+        .enumerate()
+        .map(|(index, pair)| ReportPair {
+            a: documents.name(pair.a).into_owned(),
+            b: documents.name(pair.b).into_owned(),
+            distance: pair.distance,
+            similarity: report::similarity(pair.distance),
+            jaccard: jaccards.get(index).copied().flatten(),
+        })
+        .collect()
+}
+
+/// Groups with document names, numbered from 1.
+fn name_groups(groups: &[Vec<search::DocId>], documents: &Documents) -> Vec<ReportGroup> {
+    groups
+        .iter()
+        .enumerate()
+        .map(|(index, members)| ReportGroup {
+            id: index + 1,
+            members: members
+                .iter()
+                .map(|&id| documents.name(id).into_owned())
+                .collect(),
+        })
+        .collect()
 }
 
 /// Reads a `--files-from` list.
