@@ -14,6 +14,14 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 const EXIT_CODES: &str = "\
+Examples:
+  simdup scan docs/                     near-duplicate pairs in a tree
+  simdup scan docs/ --groups --verify   groups, each pair checked by exact Jaccard
+  simdup fingerprint docs/ > fps.txt    save fingerprints to search later
+  simdup compare a.txt b.txt            how near two documents are
+
+Run `simdup help scan` for every option of the main job.
+
 Exit codes:
   0  ran fine
   1  near-duplicates were reported and --fail-on-duplicates was given

@@ -285,3 +285,18 @@ fn a_malformed_fingerprint_line_names_file_and_line() {
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("bad.txt:2"), "{}", stderr(&output));
 }
+
+#[test]
+fn an_oversized_record_is_skipped_and_counted() {
+    let long = "word ".repeat(100);
+    let input = format!("short record here\n{long}\nanother short one\n");
+    let output = crate::util::simdup()
+        .args(["scan", "-", "--max-filesize", "64", "--format", "json"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(value["stats"]["inputs"], 3);
+    assert_eq!(value["stats"]["skipped"]["too_large"], 1);
+}
