@@ -72,12 +72,15 @@ pub struct Params {
 /// Seconds spent in each stage.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Seconds {
-    /// Walking, reading and fingerprinting (they overlap).
+    /// Walking, reading and fingerprinting: they overlap (documents stream
+    /// from the readers to the fingerprinting workers), so they are one figure.
     pub fingerprint: f64,
     /// The pair search.
     pub search: f64,
     /// Re-reading documents for exact Jaccard.
     pub verify: f64,
+    /// Building the report (naming pairs and groups); writing it follows.
+    pub report: f64,
     /// The whole run.
     pub total: f64,
 }

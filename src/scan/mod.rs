@@ -104,6 +104,7 @@ pub fn scan(
 
     let pairs = name_pairs(&pairs, &jaccards, &documents);
     let groups = name_groups(&groups, &documents);
+    let named = Instant::now();
     let tally = &diag.tally;
     let stats = Stats {
         inputs: tally.seen,
@@ -127,6 +128,7 @@ pub fn scan(
             fingerprint: (collected - started).as_secs_f64(),
             search: (searched - collected).as_secs_f64(),
             verify: (verified - searched).as_secs_f64(),
+            report: (named - verified).as_secs_f64(),
             total: started.elapsed().as_secs_f64(),
         },
     };
