@@ -9,8 +9,9 @@ pub fn write_summary<W: Write>(report: &Report, out: &mut W) -> io::Result<()> {
     let stats = &report.stats;
     write!(
         out,
-        "simdup: {} inputs: {} fingerprinted",
-        stats.inputs, stats.fingerprinted
+        "simdup: {}: {} fingerprinted",
+        counted(stats.inputs, "input"),
+        stats.fingerprinted
     )?;
     if stats.too_short > 0 {
         write!(out, ", {} too short", stats.too_short)?;
@@ -28,8 +29,7 @@ pub fn write_summary<W: Write>(report: &Report, out: &mut W) -> io::Result<()> {
         write!(out, ", {skipped} skipped ({})", reasons.join(", "))?;
     }
     if stats.errors > 0 {
-        let noun = if stats.errors == 1 { "error" } else { "errors" };
-        write!(out, ", {} {noun}", stats.errors)?;
+        write!(out, ", {}", counted(stats.errors, "error"))?;
     }
     writeln!(out)?;
     let megabytes = stats.bytes as f64 / 1e6;
@@ -43,13 +43,25 @@ pub fn write_summary<W: Write>(report: &Report, out: &mut W) -> io::Result<()> {
     let guarantee = if params.exact { "" } else { ", approximate" };
     write!(
         out,
-        "simdup: {megabytes:.1} MB in {seconds:.2} s ({rate:.1} MB/s); {} pairs in {} groups (k = {}, {}{guarantee})",
-        stats.pairs_found, stats.groups, params.max_distance, params.method
+        "simdup: {megabytes:.1} MB in {seconds:.2} s ({rate:.1} MB/s); {} in {} (k = {}, {}{guarantee})",
+        counted(stats.pairs_found, "pair"),
+        counted(stats.groups, "group"),
+        params.max_distance,
+        params.method
     )?;
     if stats.pairs < stats.pairs_found {
         write!(out, "; {} pairs listed", stats.pairs)?;
     }
     writeln!(out)
+}
+
+/// `1 pair`, `2 pairs`.
+fn counted(count: u64, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
 }
 
 #[cfg(test)]
@@ -75,9 +87,6 @@ mod tests {
         assert!(text.starts_with(
             "simdup: 10 inputs: 6 fingerprinted, 1 too short, 1 empty, 1 skipped (binary 1), 1 error\n"
         ));
-        assert!(
-            text.contains("2 pairs in 1 groups (k = 3, exact)"),
-            "{text}"
-        );
+        assert!(text.contains("2 pairs in 1 group (k = 3, exact)"), "{text}");
     }
 }

@@ -138,7 +138,7 @@ fn table_lists_pairs_with_aligned_columns() {
         "{}",
         stderr(&output)
     );
-    assert!(stderr(&output).contains("3 pairs in 1 groups"));
+    assert!(stderr(&output).contains("3 pairs in 1 group (k = 6, exact)"));
 }
 
 #[test]
