@@ -96,6 +96,10 @@ pub fn run(args: FingerprintArgs) -> anyhow::Result<ExitCode> {
             &targets,
             |target| sdr(&fingerprinter, target, size, active),
             |_, target, result| match result {
+                Ok(bits) if bits.is_empty() => diag.warn(format_args!(
+                    "{}: no features (empty), no encoding",
+                    name(target)
+                )),
                 Ok(bits) => {
                     let bits: Vec<String> = bits.iter().map(usize::to_string).collect();
                     if let Err(error) = writeln!(out, "{}  {}", bits.join(","), name(target)) {

@@ -151,7 +151,8 @@ impl Fingerprinter {
     /// htm.core's sparse output: the ascending indices of the `active`
     /// largest of `size` sums, each feature hashed to `size` bits with
     /// SHAKE256 (see docs/FINGERPRINT.md). Same features and weights as the
-    /// SimHash. A bad shape is an `InvalidInput` error.
+    /// SimHash. A document without features has no encoding: the result is
+    /// empty. A bad shape is an `InvalidInput` error.
     pub fn sdr_reader<R: Read>(
         &self,
         reader: R,
@@ -179,6 +180,9 @@ impl Fingerprinter {
                 sums
             }
         };
+        if sums.features() == 0 {
+            return Ok(Vec::new());
+        }
         Ok(select_top(sums.sums(), active))
     }
 }

@@ -69,6 +69,7 @@ impl FromStr for SdrShape {
 pub(crate) struct SdrSums {
     sums: Vec<i64>,
     digest: Vec<u8>,
+    features: u64,
 }
 
 impl SdrSums {
@@ -77,11 +78,13 @@ impl SdrSums {
         SdrSums {
             sums: vec![0; size],
             digest: vec![0; size.div_ceil(8)],
+            features: 0,
         }
     }
 
     /// Adds a feature: hashes its bytes with SHAKE256 to SIZE bits.
     pub(crate) fn add_feature(&mut self, bytes: &[u8], weight: u32) {
+        self.features += u64::from(weight > 0);
         shake256(bytes, &mut self.digest);
         let weight = i64::from(weight);
         for (j, sum) in self.sums.iter_mut().enumerate() {
@@ -103,6 +106,12 @@ impl SdrSums {
     /// The sums so far.
     pub(crate) fn sums(&self) -> &[i64] {
         &self.sums
+    }
+
+    /// Features added with a weight above zero, as `Fingerprint::features`
+    /// counts them.
+    pub(crate) fn features(&self) -> u64 {
+        self.features
     }
 }
 

@@ -213,3 +213,17 @@ fn invalid_utf8_never_errors() {
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(stdout(&output).lines().count(), 2);
 }
+
+#[test]
+fn sdr_of_an_empty_document_is_no_line_but_a_message() {
+    let dir = TestDir::new();
+    dir.create("empty.txt", "  ...  ");
+    let output = dir
+        .simdup()
+        .args(["fingerprint", "--sdr", "100:5", "empty.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert!(output.stdout.is_empty());
+    assert!(stderr(&output).contains("empty.txt: no features"));
+}
