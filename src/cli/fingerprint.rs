@@ -2,6 +2,7 @@
 //! sparse encoding with `--sdr`.
 
 use std::io::{self, BufWriter, Write};
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -95,18 +96,22 @@ pub fn run(args: FingerprintArgs) -> anyhow::Result<ExitCode> {
         for_each_ordered(
             &targets,
             |target| sdr(&fingerprinter, target, size, active),
-            |_, target, result| match result {
-                Ok(bits) if bits.is_empty() => diag.warn(format_args!(
-                    "{}: no features (empty), no encoding",
-                    name(target)
-                )),
-                Ok(bits) => {
-                    let bits: Vec<String> = bits.iter().map(usize::to_string).collect();
-                    if let Err(error) = writeln!(out, "{}  {}", bits.join(","), name(target)) {
-                        write_error.get_or_insert(error);
+            |_, target, result| {
+                match result {
+                    Ok(bits) if bits.is_empty() => diag.warn(format_args!(
+                        "{}: no features (empty), no encoding",
+                        name(target)
+                    )),
+                    Ok(bits) => {
+                        let bits: Vec<String> = bits.iter().map(usize::to_string).collect();
+                        if let Err(error) = writeln!(out, "{}  {}", bits.join(","), name(target)) {
+                            write_error = Some(error);
+                            return ControlFlow::Break(());
+                        }
                     }
+                    Err(error) => diag.error(error),
                 }
-                Err(error) => diag.error(error),
+                ControlFlow::Continue(())
             },
         );
     } else {
@@ -119,19 +124,23 @@ pub fn run(args: FingerprintArgs) -> anyhow::Result<ExitCode> {
         for_each_ordered(
             &targets,
             |target| fingerprint(&fingerprinter, target, &walk_options),
-            |_, target, outcome| match outcome {
-                Outcome::Done(fingerprint) => {
-                    if write_error.is_none()
-                        && let Err(error) =
+            |_, target, outcome| {
+                match outcome {
+                    Outcome::Done(fingerprint) => {
+                        if let Err(error) =
                             emit(&writer, &name(target), &fingerprint, &mut out, &diag)
-                    {
-                        write_error = Some(error);
+                        {
+                            // Stop: nothing more can be written (a closed pipe, a full disk).
+                            write_error = Some(error);
+                            return ControlFlow::Break(());
+                        }
                     }
+                    Outcome::Skipped(reason) => {
+                        diag.warn(format_args!("{}: skipped ({reason})", name(target)))
+                    }
+                    Outcome::Failed(error) => diag.error(error),
                 }
-                Outcome::Skipped(reason) => {
-                    diag.warn(format_args!("{}: skipped ({reason})", name(target)))
-                }
-                Outcome::Failed(error) => diag.error(error),
+                ControlFlow::Continue(())
             },
         );
     }

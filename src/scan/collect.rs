@@ -2,6 +2,7 @@
 //! parallel, and fill the [`Documents`] table in input order.
 
 use std::io::BufRead;
+use std::ops::ControlFlow;
 
 use crate::diag::Diagnostics;
 use crate::fingerprint::{Fingerprint, Fingerprinter};
@@ -40,6 +41,7 @@ pub fn collect_paths(
         |_, file, outcome| {
             documents.record(outcome, || DocumentRef::File(file.clone()), diag);
             progress.document_done(diag.tally.bytes);
+            ControlFlow::Continue(())
         },
     );
     progress.finish();
@@ -135,6 +137,7 @@ pub fn collect_records<R: BufRead>(
                     (BatchItem::Record(_), None) => unreachable!("records are fingerprinted"),
                 }
                 progress.document_done(diag.tally.bytes);
+                ControlFlow::Continue(())
             },
         );
     }

@@ -4,40 +4,50 @@
 //! to the calling thread, which hands them on strictly in input order. So
 //! messages, ids and output are the same whatever the thread count, and
 //! workers never print; a slow item only delays consumption, not the work.
+//! The consumer can stop the whole run (say, its reader closed the pipe):
+//! items not yet started are then skipped.
 
 use std::collections::BTreeMap;
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
 use rayon::prelude::*;
 
 /// Runs `work` on every item in parallel and calls `consume(index, item,
-/// result)` on this thread in input order.
+/// result)` on this thread in input order, until `consume` breaks.
 pub fn for_each_ordered<T, R, W, C>(items: &[T], work: W, mut consume: C)
 where
     T: Sync,
     R: Send,
     W: Fn(&T) -> R + Sync,
-    C: FnMut(usize, &T, R),
+    C: FnMut(usize, &T, R) -> ControlFlow<()>,
 {
     let (sender, receiver) = mpsc::channel();
+    let stopped = AtomicBool::new(false);
     std::thread::scope(|scope| {
-        let work = &work;
+        let (work, stopped) = (&work, &stopped);
         scope.spawn(move || {
             items
                 .par_iter()
                 .enumerate()
                 .for_each_with(sender, |sender, (index, item)| {
-                    // The receiver lives until every result is in; a failed
-                    // send can only mean it is gone, and then nobody waits.
+                    if stopped.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    // A failed send means the consumer stopped: nobody waits.
                     let _ = sender.send((index, work(item)));
                 });
         });
         let mut waiting = BTreeMap::new();
         let mut next = 0;
-        for (index, result) in receiver {
+        'receive: for (index, result) in receiver {
             waiting.insert(index, result);
             while let Some(result) = waiting.remove(&next) {
-                consume(next, &items[next], result);
+                if consume(next, &items[next], result).is_break() {
+                    stopped.store(true, Ordering::Relaxed);
+                    break 'receive;
+                }
                 next += 1;
             }
         }
@@ -64,6 +74,7 @@ mod tests {
                 assert_eq!(index as u64, item);
                 assert_eq!(echo, item);
                 seen.push(index);
+                ControlFlow::Continue(())
             },
         );
         assert_eq!(seen, (0..2000).collect::<Vec<_>>());
@@ -73,5 +84,31 @@ mod tests {
     fn empty_input_calls_nothing() {
         let items: Vec<u8> = Vec::new();
         for_each_ordered(&items, |_| 0, |_, _, _: i32| panic!("no items"));
+    }
+
+    #[test]
+    fn breaking_stops_the_run() {
+        let items: Vec<u32> = (0..100_000).collect();
+        let worked = std::sync::atomic::AtomicUsize::new(0);
+        let mut consumed = 0;
+        for_each_ordered(
+            &items,
+            |_| {
+                // Slow enough that all the items would take seconds.
+                std::thread::sleep(std::time::Duration::from_micros(50));
+                worked.fetch_add(1, Ordering::Relaxed)
+            },
+            |index, _, _| {
+                consumed += 1;
+                if index == 9 {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            },
+        );
+        assert_eq!(consumed, 10);
+        // Workers run ahead of the consumer a little, never through it all.
+        assert!(worked.load(Ordering::Relaxed) < items.len());
     }
 }
