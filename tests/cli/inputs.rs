@@ -300,3 +300,72 @@ fn an_oversized_record_is_skipped_and_counted() {
     assert_eq!(value["stats"]["inputs"], 3);
     assert_eq!(value["stats"]["skipped"]["too_large"], 1);
 }
+
+/// A tree with one near-duplicate pair in every corner the walk filters.
+fn filtered_tree() -> TestDir {
+    let dir = TestDir::new();
+    let body = text(30, 300);
+    dir.create("d/a.md", &body);
+    dir.create("d/b.txt", &body);
+    dir.create("d/.hidden/c.md", &body);
+    dir.create("d/big.md", format!("{body}{}", text(31, 3000)));
+    dir.create("d/bin.md", format!("{body}\0"));
+    dir
+}
+
+fn scanned(dir: &TestDir, args: &[&str]) -> serde_json::Value {
+    let output = dir
+        .simdup()
+        .args(["scan", "d", "--format", "json"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+#[test]
+fn walk_filters_are_counted_by_reason() {
+    let dir = filtered_tree();
+    let value = scanned(&dir, &[]);
+    assert_eq!(value["stats"]["fingerprinted"], 3, "a.md, b.txt, big.md");
+    assert_eq!(value["stats"]["skipped"]["hidden"], 1);
+    assert_eq!(value["stats"]["skipped"]["binary"], 1);
+
+    let value = scanned(&dir, &["--hidden", "--binary"]);
+    assert_eq!(value["stats"]["fingerprinted"], 5);
+
+    let value = scanned(&dir, &["--max-filesize", "4K"]);
+    assert_eq!(value["stats"]["skipped"]["too_large"], 1);
+
+    let value = scanned(&dir, &["-g", "*.md", "-g", "!big.md"]);
+    assert_eq!(value["stats"]["fingerprinted"], 1, "only a.md");
+    assert_eq!(value["stats"]["skipped"]["excluded"], 2, "b.txt and big.md");
+}
+
+#[test]
+fn symlinks_are_skipped_unless_followed() {
+    let dir = TestDir::new();
+    let body = text(32, 300);
+    dir.create("d/a.txt", &body);
+    dir.create("elsewhere/b.txt", &body);
+    std::os::unix::fs::symlink("../elsewhere/b.txt", dir.path().join("d/link.txt")).unwrap();
+    let value = scanned(&dir, &[]);
+    assert_eq!(value["stats"]["skipped"]["symlink"], 1);
+    assert_eq!(value["pairs"].as_array().unwrap().len(), 0);
+    let value = scanned(&dir, &["-L"]);
+    assert_eq!(value["pairs"][0]["b"], "d/link.txt");
+}
+
+#[test]
+fn a_bad_glob_is_an_error_before_any_work() {
+    let dir = filtered_tree();
+    let output = dir
+        .simdup()
+        .args(["scan", "d", "-g", "a[b"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    assert!(stderr(&output).contains("a[b"), "{}", stderr(&output));
+}
