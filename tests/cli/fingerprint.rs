@@ -1,6 +1,6 @@
 //! `simdup fingerprint`: sha256sum-style lines, JSON Lines, stdin, errors.
 
-use crate::util::{TestDir, json_lines, simdup, stderr, stdout, text};
+use crate::util::{TestDir, json_lines, run_and_close_pipe, simdup, stderr, stdout, text};
 
 #[test]
 fn one_line_per_document_after_a_header() {
@@ -230,35 +230,12 @@ fn sdr_of_an_empty_document_is_no_line_but_a_message() {
 
 #[test]
 fn a_closed_pipe_ends_quietly() {
-    use std::io::Read;
     let dir = TestDir::new();
     // 3,000 lines of ~40 bytes: far more than a pipe buffer holds.
     for index in 0..3000 {
         dir.create(&format!("d/{index:04}.txt"), text(index, 20));
     }
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_simdup"))
-        .current_dir(dir.path())
-        .args(["fingerprint", "d"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut first = [0u8; 64];
-    child
-        .stdout
-        .as_mut()
-        .unwrap()
-        .read_exact(&mut first)
-        .unwrap();
-    drop(child.stdout.take());
-    let mut errors = String::new();
-    child
-        .stderr
-        .as_mut()
-        .unwrap()
-        .read_to_string(&mut errors)
-        .unwrap();
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(0), "{errors}");
+    let (code, errors) = run_and_close_pipe(&dir, &["fingerprint", "d"]);
+    assert_eq!(code, Some(0), "{errors}");
     assert!(errors.is_empty(), "{errors}");
 }

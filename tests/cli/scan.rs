@@ -1,12 +1,9 @@
 //! `simdup scan` on directories: pairs, groups, formats, exit codes,
 //! determinism and pipes.
 
-use std::io::Read;
-use std::process::Stdio;
-
 use serde::Deserialize;
 
-use crate::util::{TestDir, edit, json_lines, stderr, stdout, text};
+use crate::util::{TestDir, edit, json_lines, run_and_close_pipe, stderr, stdout, text};
 
 /// A directory with one near-duplicate pair, one exact copy and unrelated text.
 fn corpus() -> TestDir {
@@ -275,30 +272,8 @@ fn a_closed_pipe_ends_quietly() {
         dir.create(&format!("d/{index:03}.txt"), &body);
     }
     // 150 identical files make 11,175 pairs: far more than a pipe buffer.
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_simdup"))
-        .current_dir(dir.path())
-        .args(["scan", "d"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut first = [0u8; 64];
-    child
-        .stdout
-        .as_mut()
-        .unwrap()
-        .read_exact(&mut first)
-        .unwrap();
-    drop(child.stdout.take());
-    let mut errors = String::new();
-    child
-        .stderr
-        .as_mut()
-        .unwrap()
-        .read_to_string(&mut errors)
-        .unwrap();
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(0), "{errors}");
+    let (code, errors) = run_and_close_pipe(&dir, &["scan", "d"]);
+    assert_eq!(code, Some(0), "{errors}");
     assert!(!errors.contains("panicked"), "{errors}");
     assert!(!errors.contains("Broken pipe"), "{errors}");
 }

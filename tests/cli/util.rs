@@ -118,3 +118,29 @@ pub fn permissions_apply(dir: &TestDir) -> bool {
     fs::remove_file(probe).unwrap();
     denied
 }
+
+/// Runs `simdup ARGS` in `dir`, reads the first bytes of its output, closes
+/// the pipe (as `| head` does) and returns the exit code and stderr.
+pub fn run_and_close_pipe(dir: &TestDir, args: &[&str]) -> (Option<i32>, String) {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_simdup"))
+        .current_dir(dir.path())
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 64];
+    let mut stdout = child.stdout.take().unwrap();
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let mut errors = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut errors)
+        .unwrap();
+    (child.wait().unwrap().code(), errors)
+}
