@@ -39,6 +39,21 @@ impl Progress {
         Progress { bar: Some(bar) }
     }
 
+    /// A spinner with a message, for a stage without a count (walking,
+    /// searching); shown only if `wanted` and stderr is a terminal.
+    pub fn spinner(wanted: bool, message: &str) -> Self {
+        if !wanted || !std::io::stderr().is_terminal() {
+            return Progress { bar: None };
+        }
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()).with_style(
+            ProgressStyle::with_template("{spinner} {msg} [{elapsed_precise}]")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        bar.set_message(message.to_string());
+        bar.enable_steady_tick(Duration::from_millis(120));
+        Progress { bar: Some(bar) }
+    }
+
     /// One more document done; `bytes_so_far` is the running byte count.
     pub fn document_done(&self, bytes_so_far: u64) {
         if let Some(bar) = &self.bar {

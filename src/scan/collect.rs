@@ -25,15 +25,30 @@ pub fn collect_paths(
     wants_progress: bool,
 ) {
     let mut files = Vec::new();
-    for entry in input::walk(paths, walk_options) {
+    let walking = Progress::spinner(wants_progress, "walking");
+    // The walk streams, so the spinner moves while it runs.
+    let walk = match input::Walk::new(paths, walk_options) {
+        Ok(walk) => walk,
+        Err(error) => {
+            documents.failed(error, diag);
+            return;
+        }
+    };
+    for entry in walk {
         match entry {
-            WalkEntry::Document(file) => files.push(file),
+            WalkEntry::Document(file) => {
+                files.push(file);
+                if files.len() % 4096 == 0 {
+                    walking.stage(&format!("walking: {} files", files.len()));
+                }
+            }
             WalkEntry::Skipped { display, reason } => {
                 documents.skipped(&display, reason.as_str(), diag)
             }
             WalkEntry::Error(error) => documents.failed(error, diag),
         }
     }
+    walking.finish();
     let progress = Progress::new(wants_progress, Some(files.len() as u64));
     for_each_ordered(
         &files,

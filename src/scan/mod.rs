@@ -20,6 +20,7 @@ use crate::fingerprint::{FeatureOptions, Fingerprinter};
 use crate::input::{
     PathSeparator, RecordOptions, WalkOptions, read_fingerprint_files, read_path_list,
 };
+use crate::progress::Progress;
 use crate::report::{self, Params, Report, ReportGroup, ReportPair, Seconds, Stats};
 use crate::search::{self, Method, Pair, SearchOptions, SearchOutcome};
 
@@ -83,7 +84,17 @@ pub fn scan(
     )?;
     let collected = Instant::now();
 
-    let outcome = find_pairs(&documents, &options.search)?;
+    let searching = Progress::spinner(
+        options.progress,
+        &format!(
+            "searching {} fingerprints for pairs within {} bits",
+            documents.simhashes.len(),
+            options.search.max_distance
+        ),
+    );
+    let outcome = find_pairs(&documents, &options.search);
+    searching.finish();
+    let outcome = outcome?;
     let searched = Instant::now();
 
     let mut pairs = outcome.pairs;
