@@ -7,7 +7,6 @@
 use std::borrow::Cow;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
-use std::path::PathBuf;
 
 use crate::diag::Diagnostics;
 use crate::fingerprint::Fingerprint;
@@ -181,14 +180,5 @@ impl Documents {
     /// The name of a document.
     pub fn name(&self, id: DocId) -> Cow<'_, str> {
         self.refs[id as usize].name()
-    }
-
-    /// The path of a file document, if it is one.
-    pub fn path(&self, id: DocId) -> Option<PathBuf> {
-        match &self.refs[id as usize] {
-            DocumentRef::File(file) => Some(file.path.clone()),
-            DocumentRef::Named(name) => Some(PathBuf::from(name)),
-            DocumentRef::Record { .. } => None,
-        }
     }
 }
