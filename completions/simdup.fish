@@ -52,9 +52,9 @@ complete -c simdup -n "__fish_simdup_using_subcommand scan" -l id-field -d 'With
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l fingerprints -d 'Search fingerprints saved by `simdup fingerprint` instead of reading documents (`-`: stdin)' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -s k -l max-distance -d 'Report pairs whose fingerprints differ in at most K bits (0-32)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l method -d 'How pairs are found' -r -f -a "exact\t'Permuted block tables: every pair within k (default)'
-rotate\t'Rotate, sort, compare neighbours: fast, approximate'
+rotate\t'Rotate, sort, compare neighbours: approximate (docs/SEARCH.md says when it pays)'
 brute\t'All pairs: the reference, for small inputs'"
-complete -c simdup -n "__fish_simdup_using_subcommand scan" -l window -d 'With --method rotate: neighbours compared after each sort' -r
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l window -d 'With --method rotate: neighbours compared after each sort [default: 8]' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l max-pairs -d 'List at most N pairs (groups are always complete)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l min-features -d 'Documents with fewer features are matched only by exact content' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l min-jaccard -d 'With --verify: drop pairs whose exact Jaccard is below J (0-1)' -r
@@ -102,6 +102,7 @@ complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l encode-orp
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l hidden -d 'Include hidden files and directories'
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -s L -l follow -d 'Follow symbolic links (loops are reported, not followed)'
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l binary -d 'Read files that look binary (a NUL byte in the first 8 KiB)'
+complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -s v -l verbose -d 'Also name every file the walk passes over on stderr'
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -s V -l version -d 'Print version'
 complete -c simdup -n "__fish_simdup_using_subcommand compare" -l shingle -d 'Features: shingles of N words (words:N) or N characters (chars:N)' -r
@@ -120,6 +121,7 @@ complete -c simdup -n "__fish_simdup_using_subcommand compare" -l no-nfkc -d 'Do
 complete -c simdup -n "__fish_simdup_using_subcommand compare" -l keep-punctuation -d 'Keep punctuation inside tokens instead of treating it as a separator'
 complete -c simdup -n "__fish_simdup_using_subcommand compare" -l token-similarity -d 'Also add each word\'s characters as features (htm.core)'
 complete -c simdup -n "__fish_simdup_using_subcommand compare" -l encode-orphans -d 'With --vocabulary: also encode tokens missing from it (weight 1)'
+complete -c simdup -n "__fish_simdup_using_subcommand compare" -l binary -d 'Compare files that look binary (a NUL byte in the first 8 KiB)'
 complete -c simdup -n "__fish_simdup_using_subcommand compare" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c simdup -n "__fish_simdup_using_subcommand compare" -s V -l version -d 'Print version'
 complete -c simdup -n "__fish_simdup_using_subcommand completions" -s h -l help -d 'Print help'

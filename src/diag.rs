@@ -3,16 +3,23 @@
 //! Every input ends up either fingerprinted or counted here, with its
 //! reason, so the summary and the JSON `stats` account for all of them.
 //! Messages are written by the one thread that drives a run (workers return
-//! values, never print), so their order is the input order.
+//! values, never print), so their order is the input order. A progress bar
+//! on the terminal is cleared while a message is written, so the two never
+//! share a line.
 
 use std::collections::BTreeMap;
 use std::fmt::Display;
 use std::io::{self, Write};
 
+use serde::Serialize;
+
+use crate::input::SkipReason;
+
 /// Counts of what happened to the inputs of one run.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Tally {
     /// Inputs seen: files, records or fingerprint lines.
+    #[serde(rename = "inputs")]
     pub seen: u64,
     /// Inputs that produced a fingerprint with enough features.
     pub fingerprinted: u64,
@@ -21,7 +28,7 @@ pub struct Tally {
     /// Inputs with fewer than the minimum features (matched by exact content only).
     pub too_short: u64,
     /// Inputs passed over, by reason.
-    pub skipped: BTreeMap<&'static str, u64>,
+    pub skipped: BTreeMap<SkipReason, u64>,
     /// Inputs that could not be read, or arguments that failed.
     pub errors: u64,
     /// Bytes read from documents.
@@ -30,13 +37,8 @@ pub struct Tally {
 
 impl Tally {
     /// Counts one skipped input.
-    pub fn skip(&mut self, reason: &'static str) {
+    pub fn skip(&mut self, reason: SkipReason) {
         *self.skipped.entry(reason).or_insert(0) += 1;
-    }
-
-    /// All skipped inputs.
-    pub fn skipped_total(&self) -> u64 {
-        self.skipped.values().sum()
     }
 }
 
@@ -82,10 +84,13 @@ impl Diagnostics {
     }
 }
 
-/// Writes one line to stderr. A closed stderr is ignored: there is nowhere
-/// left to report it, and the exit code still says what happened.
+/// Writes one line to stderr, clearing the progress bar around it. A
+/// closed stderr is ignored: there is nowhere left to report it, and the
+/// exit code still says what happened.
 pub fn print_stderr(message: std::fmt::Arguments<'_>) {
-    let stderr = io::stderr();
-    let mut lock = stderr.lock();
-    let _ = writeln!(lock, "{message}");
+    crate::progress::suspend(|| {
+        let stderr = io::stderr();
+        let mut lock = stderr.lock();
+        let _ = writeln!(lock, "{message}");
+    });
 }

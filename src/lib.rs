@@ -5,18 +5,23 @@
 //! skips anything; [`fingerprint`] turns each document into a 64-bit SimHash;
 //! [`search`] finds every pair of fingerprints within Hamming distance k and
 //! the groups they form; [`report`] writes pairs or groups as a table, JSON,
-//! JSON Lines or CSV and decides the exit code. [`cli`] only parses arguments
-//! into the plain option structs of these modules and calls them.
+//! JSON Lines or CSV. [`jobs`] wires the stages into the work of each
+//! subcommand; `parallel` runs per-document work on every core in input
+//! order; [`diag`] and `progress` talk to the person at the terminal.
+//!
+//! The library knows no command line: the `simdup` binary parses arguments
+//! into the plain option structs of these modules, calls a job, writes its
+//! result and decides the exit code.
 #![deny(missing_docs)]
 
-pub mod cli;
 pub mod diag;
 pub mod error;
 pub mod fingerprint;
 pub mod input;
-pub mod progress;
+pub mod jobs;
+pub(crate) mod parallel;
+pub(crate) mod progress;
 pub mod report;
-pub mod scan;
 pub mod search;
 
 pub use error::{Error, Result};

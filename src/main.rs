@@ -1,22 +1,36 @@
-//! The `simdup` binary: parse the command line, run it, turn the outcome
-//! into an exit code. All the work is in the library.
+//! The `simdup` binary: parse the command line, run it, turn how it ended
+//! into an exit code. The work is in the library; the command line is in
+//! `cli`.
+
+mod cli;
 
 use std::process::ExitCode;
 
 use clap::Parser;
 
 fn main() -> ExitCode {
-    let cli = simdup::cli::Cli::parse();
-    match simdup::cli::run(cli) {
-        Ok(code) => code,
-        Err(error) if is_broken_pipe(&error) => {
-            // `simdup ... | head`: the reader has what it wanted.
-            ExitCode::SUCCESS
-        }
-        Err(error) => {
-            simdup::diag::print_stderr(format_args!("simdup: {error:#}"));
-            ExitCode::from(2)
-        }
+    let cli = cli::Cli::parse();
+    let ended = cli::run(cli);
+    if let Err(error) = &ended
+        && !is_broken_pipe(error)
+    {
+        simdup::diag::print_stderr(format_args!("simdup: {error:#}"));
+    }
+    ExitCode::from(exit_code(&ended))
+}
+
+/// The one exit policy: 0 ran fine; 1 near-duplicates remained after
+/// every filter and the user asked to fail on them; 2 anything failed (an
+/// incomplete run certifies nothing), be it one input or the whole run. A
+/// closed pipe (`simdup ... | head`) is not a failure: the reader has what
+/// it wanted.
+fn exit_code(ended: &anyhow::Result<cli::Finished>) -> u8 {
+    match ended {
+        Err(error) if is_broken_pipe(error) => 0,
+        Err(_) => 2,
+        Ok(finished) if finished.errored => 2,
+        Ok(finished) if finished.failed_on_duplicates => 1,
+        Ok(_) => 0,
     }
 }
 
@@ -26,5 +40,33 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
         cause
             .downcast_ref::<std::io::Error>()
             .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            || cause
+                .downcast_ref::<simdup::Error>()
+                .is_some_and(simdup::Error::is_broken_pipe)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cli::Finished;
+
+    #[test]
+    fn errors_win_then_duplicates() {
+        let finished = |errored, failed_on_duplicates| {
+            Ok(Finished {
+                errored,
+                failed_on_duplicates,
+            })
+        };
+        assert_eq!(exit_code(&finished(false, false)), 0);
+        assert_eq!(exit_code(&finished(false, true)), 1);
+        assert_eq!(exit_code(&finished(true, true)), 2);
+        assert_eq!(exit_code(&finished(true, false)), 2);
+        assert_eq!(exit_code(&Err(anyhow::anyhow!("bad argument"))), 2);
+        let pipe = std::io::Error::from(std::io::ErrorKind::BrokenPipe);
+        assert_eq!(exit_code(&Err(anyhow::Error::from(pipe))), 0);
+        let wrapped = simdup::Error::io_named("stdout", std::io::ErrorKind::BrokenPipe.into());
+        assert_eq!(exit_code(&Err(anyhow::Error::from(wrapped))), 0);
+    }
 }

@@ -7,12 +7,12 @@ use clap::{Args, ValueEnum};
 
 use std::sync::Arc;
 
-use crate::fingerprint::{
+use simdup::fingerprint::{
     Case, FeatureHash, FeatureOptions, Punctuation, Shingle, TokenSet, UnicodeForm, Vocabulary,
     Weighting,
 };
-use crate::input::WalkOptions;
-use crate::search::{Method, SearchOptions};
+use simdup::input::{GlobFilter, WalkOptions};
+use simdup::search::{Method, SearchOptions};
 
 /// Defaults chosen by the quality report (docs/QUALITY.md, "Results").
 pub mod defaults {
@@ -101,9 +101,26 @@ pub struct FeatureArgs {
 }
 
 impl FeatureArgs {
+    /// Whether every feature option is at its default, so nothing was
+    /// asked that an input with options of its own would ignore.
+    pub fn are_defaults(&self) -> bool {
+        self.shingle.to_string() == defaults::SHINGLE
+            && !self.case_sensitive
+            && !self.no_nfkc
+            && !self.keep_punctuation
+            && !self.token_similarity
+            && self.hash == HashArg::Xxh3
+            && self.weight == WeightArg::Tf
+            && self.vocabulary.is_none()
+            && !self.encode_orphans
+            && self.exclude_tokens.is_none()
+            && self.frequency_floor.is_none()
+            && self.frequency_ceiling.is_none()
+    }
+
     /// The library's feature options; reads the vocabulary files and
     /// checks that the options fit together.
-    pub fn to_options(&self) -> crate::Result<FeatureOptions> {
+    pub fn to_options(&self) -> simdup::Result<FeatureOptions> {
         let options = FeatureOptions {
             shingle: self.shingle,
             hash: match self.hash {
@@ -173,20 +190,21 @@ pub struct WalkArgs {
 }
 
 impl WalkArgs {
-    /// The library's walk options.
-    pub fn to_options(&self) -> WalkOptions {
-        WalkOptions {
+    /// The library's walk options, with the globs compiled (a bad glob is
+    /// an error before any work).
+    pub fn to_options(&self) -> simdup::Result<WalkOptions> {
+        Ok(WalkOptions {
             hidden: self.hidden,
             follow_links: self.follow,
-            globs: self.globs.clone(),
+            globs: GlobFilter::new(&self.globs)?,
             max_filesize: self.max_filesize,
             binary: self.binary,
-        }
+        })
     }
 }
 
 fn parse_size_arg(text: &str) -> Result<u64, String> {
-    crate::input::parse_size(text).map_err(|error| error.to_string())
+    simdup::input::parse_size(text).map_err(|error| error.to_string())
 }
 
 /// The search method, as typed.
@@ -194,7 +212,7 @@ fn parse_size_arg(text: &str) -> Result<u64, String> {
 pub enum MethodArg {
     /// Permuted block tables: every pair within k (default).
     Exact,
-    /// Rotate, sort, compare neighbours: fast, approximate.
+    /// Rotate, sort, compare neighbours: approximate (docs/SEARCH.md says when it pays).
     Rotate,
     /// All pairs: the reference, for small inputs.
     Brute,
@@ -206,16 +224,16 @@ pub enum MethodArg {
 pub struct SearchArgs {
     /// Report pairs whose fingerprints differ in at most K bits (0-32).
     #[arg(short = 'k', long, value_name = "K", default_value = defaults::MAX_DISTANCE,
-          value_parser = clap::value_parser!(u32).range(0..=i64::from(crate::search::MAX_DISTANCE)))]
+          value_parser = clap::value_parser!(u32).range(0..=i64::from(simdup::search::MAX_DISTANCE)))]
     pub max_distance: u32,
 
     /// How pairs are found.
     #[arg(long, value_enum, default_value_t = MethodArg::Exact)]
     pub method: MethodArg,
 
-    /// With --method rotate: neighbours compared after each sort.
-    #[arg(long, value_name = "W", default_value_t = crate::search::DEFAULT_WINDOW)]
-    pub window: usize,
+    /// With --method rotate: neighbours compared after each sort [default: 8].
+    #[arg(long, value_name = "W")]
+    pub window: Option<usize>,
 
     /// List at most N pairs (groups are always complete).
     #[arg(long, value_name = "N", default_value = defaults::MAX_PAIRS)]
@@ -227,17 +245,23 @@ pub struct SearchArgs {
 }
 
 impl SearchArgs {
-    /// The library's search options.
-    pub fn to_options(&self) -> SearchOptions {
-        SearchOptions {
+    /// The library's search options; `--window` without `--method
+    /// rotate` is an error (it would be ignored).
+    pub fn to_options(&self) -> simdup::Result<SearchOptions> {
+        if self.window.is_some() && self.method != MethodArg::Rotate {
+            return Err(simdup::Error::Usage(
+                "--window applies only to --method rotate".to_string(),
+            ));
+        }
+        Ok(SearchOptions {
             max_distance: self.max_distance,
             method: match self.method {
                 MethodArg::Exact => Method::Exact,
                 MethodArg::Rotate => Method::Rotate,
                 MethodArg::Brute => Method::Brute,
             },
-            window: self.window,
+            window: self.window.unwrap_or(simdup::search::DEFAULT_WINDOW),
             max_pairs: self.max_pairs,
-        }
+        })
     }
 }

@@ -1,17 +1,18 @@
 //! `simdup compare A B`: how near two documents are, three ways.
 
-use std::fs::File;
-use std::io::{self, BufWriter, Seek, Write};
-use std::path::{Path, PathBuf};
-use std::process::ExitCode;
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
 
-use anyhow::Context;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
+use simdup::diag::Diagnostics;
+use simdup::fingerprint::Fingerprinter;
+use simdup::jobs::compare::Comparison;
+use simdup::report::similarity;
+
+use super::Finished;
 use super::args::FeatureArgs;
-use crate::fingerprint::{Fingerprinter, jaccard};
-use crate::report::similarity;
 
 /// Output formats of `simdup compare`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -33,6 +34,10 @@ pub struct CompareArgs {
     #[command(flatten)]
     pub features: FeatureArgs,
 
+    /// Compare files that look binary (a NUL byte in the first 8 KiB).
+    #[arg(long, help_heading = "Input")]
+    pub binary: bool,
+
     /// Output format.
     #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
     pub format: CompareFormat,
@@ -40,9 +45,9 @@ pub struct CompareArgs {
 
 /// What `compare` prints.
 #[derive(Serialize)]
-struct Comparison {
-    a: String,
-    b: String,
+struct Printed<'a> {
+    a: &'a str,
+    b: &'a str,
     distance: u32,
     similarity: f64,
     jaccard: f64,
@@ -54,58 +59,55 @@ struct Comparison {
     digest: String,
 }
 
-/// A document measured: its fingerprint and its feature set.
-struct Measured {
-    simhash: u64,
-    features: u64,
-    set: Vec<u64>,
-}
-
 /// Runs `simdup compare`.
-pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
-    if super::is_stdin(&args.a) && super::is_stdin(&args.b) {
-        anyhow::bail!("only one of A and B can be stdin ('-')");
-    }
+pub fn run(args: CompareArgs) -> anyhow::Result<Finished> {
     let options = args.features.to_options()?;
     let fingerprinter = Fingerprinter::new(options.clone());
-    let a = measure(&fingerprinter, &args.a)?;
-    let b = measure(&fingerprinter, &args.b)?;
-    for (path, measured) in [(&args.a, &a), (&args.b, &b)] {
-        if measured.features == 0 {
-            crate::diag::print_stderr(format_args!(
-                "simdup: warning: {}: no features (empty): distance and similarity mean nothing",
-                path.display()
+    let walk = simdup::input::WalkOptions {
+        binary: args.binary,
+        ..Default::default()
+    };
+    let comparison = simdup::jobs::compare::run(&args.a, &args.b, &fingerprinter, &walk)?;
+    let diag = Diagnostics::new(false);
+    for measured in [&comparison.a, &comparison.b] {
+        if measured.fingerprint.features == 0 {
+            diag.warn(format_args!(
+                "{}: no features (empty): distance and similarity mean nothing",
+                measured.name
             ));
         }
     }
-    let distance = (a.simhash ^ b.simhash).count_ones();
-    let comparison = Comparison {
-        a: args.a.display().to_string(),
-        b: args.b.display().to_string(),
-        distance,
-        similarity: similarity(distance),
-        jaccard: jaccard(&a.set, &b.set),
-        a_simhash: format!("{:016x}", a.simhash),
-        b_simhash: format!("{:016x}", b.simhash),
-        a_features: a.features,
-        b_features: b.features,
-        options: options.describe(),
-        digest: options.digest(),
-    };
+    let printed = printed(&comparison, options.describe(), options.digest());
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     match args.format {
         CompareFormat::Json => {
-            serde_json::to_writer_pretty(&mut out, &comparison)?;
+            serde_json::to_writer_pretty(&mut out, &printed)?;
             writeln!(out)?;
         }
-        CompareFormat::Text => write_text(&comparison, &mut out)?,
+        CompareFormat::Text => write_text(&printed, &mut out)?,
     }
     out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(Finished::ran(false))
 }
 
-fn write_text<W: Write>(c: &Comparison, out: &mut W) -> io::Result<()> {
+fn printed(c: &Comparison, options: String, digest: String) -> Printed<'_> {
+    Printed {
+        a: &c.a.name,
+        b: &c.b.name,
+        distance: c.distance,
+        similarity: similarity(c.distance),
+        jaccard: c.jaccard,
+        a_simhash: format!("{:016x}", c.a.fingerprint.simhash),
+        b_simhash: format!("{:016x}", c.b.fingerprint.simhash),
+        a_features: c.a.fingerprint.features,
+        b_features: c.b.fingerprint.features,
+        options,
+        digest,
+    }
+}
+
+fn write_text<W: Write>(c: &Printed<'_>, out: &mut W) -> io::Result<()> {
     writeln!(out, "distance    {}", c.distance)?;
     writeln!(out, "similarity  {:.6}", c.similarity)?;
     writeln!(out, "jaccard     {:.6}", c.jaccard)?;
@@ -120,29 +122,4 @@ fn write_text<W: Write>(c: &Comparison, out: &mut W) -> io::Result<()> {
         c.b_simhash, c.b, c.b_features
     )?;
     writeln!(out, "options     {} digest={}", c.options, c.digest)
-}
-
-/// Reads a document twice (fingerprint, then feature set); stdin is first
-/// copied to a temporary file, so memory stays bounded.
-fn measure(fingerprinter: &Fingerprinter, path: &Path) -> anyhow::Result<Measured> {
-    let mut file = if super::is_stdin(path) {
-        let mut spool = tempfile::tempfile().context("creating a temporary file for stdin")?;
-        io::copy(&mut io::stdin().lock(), &mut spool).context("reading stdin")?;
-        spool.rewind()?;
-        spool
-    } else {
-        File::open(path).with_context(|| path.display().to_string())?
-    };
-    let fingerprint = fingerprinter
-        .fingerprint_reader(&mut file)
-        .with_context(|| path.display().to_string())?;
-    file.rewind()?;
-    let set = fingerprinter
-        .feature_set_reader(&mut file)
-        .with_context(|| path.display().to_string())?;
-    Ok(Measured {
-        simhash: fingerprint.simhash,
-        features: fingerprint.features,
-        set,
-    })
 }

@@ -2,19 +2,17 @@
 //! sparse encoding with `--sdr`.
 
 use std::io::{self, BufWriter, Write};
-use std::ops::ControlFlow;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
+use simdup::diag::Diagnostics;
+use simdup::fingerprint::{Fingerprinter, SdrShape};
+use simdup::jobs::fingerprint::{Encoded, Encoding};
+use simdup::report::fingerprints::{FingerprintFormat, FingerprintWriter};
+
+use super::Finished;
 use super::args::{FeatureArgs, WalkArgs};
-use crate::diag::Diagnostics;
-use crate::fingerprint::{Fingerprint, Fingerprinter, SdrShape};
-use crate::input::{self, FileDocument, WalkEntry};
-use crate::report::fingerprints::{FingerprintFormat, FingerprintWriter};
-use crate::scan::ordered::for_each_ordered;
-use crate::scan::{Outcome, fingerprint_file};
 
 /// Output formats of `simdup fingerprint`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -46,164 +44,56 @@ pub struct FingerprintArgs {
     #[arg(long, value_name = "SIZE:ACTIVE")]
     pub sdr: Option<SdrShape>,
 
+    /// Also name every file the walk passes over on stderr.
+    #[arg(short, long)]
+    pub verbose: bool,
+
     /// Worker threads (default: one per core).
     #[arg(short = 'j', long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
 }
 
-/// A document to fingerprint: a file found by the walk, or stdin.
-enum Target {
-    File(FileDocument),
-    Stdin,
-}
-
 /// Runs `simdup fingerprint`.
-pub fn run(args: FingerprintArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: FingerprintArgs) -> anyhow::Result<Finished> {
     super::set_threads(args.threads)?;
     let options = args.features.to_options()?;
-    let walk_options = args.walk.to_options();
+    let walk = args.walk.to_options()?;
     let fingerprinter = Fingerprinter::new(options.clone());
-    let mut diag = Diagnostics::new(false);
-
+    let mut diag = Diagnostics::new(args.verbose);
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from("-")]
     } else {
         args.paths.clone()
     };
-    let mut targets = Vec::new();
-    for path in &paths {
-        if super::is_stdin(path) {
-            targets.push(Target::Stdin);
-            continue;
-        }
-        for entry in input::walk(std::slice::from_ref(path), &walk_options) {
-            match entry {
-                WalkEntry::Document(file) => targets.push(Target::File(file)),
-                WalkEntry::Skipped { display, reason } => {
-                    diag.tally.skip(reason.as_str());
-                    diag.note(format_args!("{display}: skipped ({reason})"));
-                }
-                WalkEntry::Error(error) => diag.error(error),
-            }
-        }
-    }
-
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    let mut write_error = None;
-    if let Some(SdrShape { size, active }) = args.sdr {
-        // The sparse encoding names its own parameters on each line.
-        for_each_ordered(
-            &targets,
-            |target| sdr(&fingerprinter, target, size, active),
-            |_, target, result| {
-                match result {
-                    Ok(bits) if bits.is_empty() => diag.warn(format_args!(
-                        "{}: no features (empty), no encoding",
-                        name(target)
-                    )),
-                    Ok(bits) => {
-                        let bits: Vec<String> = bits.iter().map(usize::to_string).collect();
-                        if let Err(error) = writeln!(out, "{}  {}", bits.join(","), name(target)) {
-                            write_error = Some(error);
-                            return ControlFlow::Break(());
-                        }
-                    }
-                    Err(error) => diag.error(error),
-                }
-                ControlFlow::Continue(())
-            },
-        );
-    } else {
-        let format = match args.format {
-            FingerprintFormatArg::Text => FingerprintFormat::Text,
-            FingerprintFormatArg::Jsonl => FingerprintFormat::Jsonl,
-        };
-        let writer = FingerprintWriter::new(format, options.describe(), options.digest());
-        writer.header(&mut out)?;
-        for_each_ordered(
-            &targets,
-            |target| fingerprint(&fingerprinter, target, &walk_options),
-            |_, target, outcome| {
-                match outcome {
-                    Outcome::Done(fingerprint) => {
-                        if let Err(error) =
-                            emit(&writer, &name(target), &fingerprint, &mut out, &diag)
-                        {
-                            // Stop: nothing more can be written (a closed pipe, a full disk).
-                            write_error = Some(error);
-                            return ControlFlow::Break(());
-                        }
-                    }
-                    Outcome::Skipped(reason) => {
-                        diag.warn(format_args!("{}: skipped ({reason})", name(target)))
-                    }
-                    Outcome::Failed(error) => diag.error(error),
-                }
-                ControlFlow::Continue(())
-            },
-        );
-    }
-    if let Some(error) = write_error {
-        return Err(error.into());
-    }
-    out.flush()?;
-    Ok(ExitCode::from(if diag.errored() { 2 } else { 0 }))
-}
-
-fn emit<W: Write>(
-    writer: &FingerprintWriter,
-    name: &str,
-    fingerprint: &Fingerprint,
-    out: &mut W,
-    diag: &Diagnostics,
-) -> io::Result<()> {
-    if fingerprint.features == 0 {
-        diag.warn(format_args!("{name}: no features (empty), no fingerprint"));
-    }
-    writer.entry(name, fingerprint, out)
-}
-
-fn name(target: &Target) -> String {
-    match target {
-        Target::File(file) => file.display.clone(),
-        Target::Stdin => "-".to_string(),
-    }
-}
-
-fn fingerprint(
-    fingerprinter: &Fingerprinter,
-    target: &Target,
-    walk_options: &input::WalkOptions,
-) -> Outcome {
-    match target {
-        Target::File(file) => fingerprint_file(fingerprinter, file, walk_options),
-        Target::Stdin => match fingerprinter.fingerprint_reader(io::stdin().lock()) {
-            Ok(fingerprint) => Outcome::Done(fingerprint),
-            Err(source) => Outcome::Failed(crate::Error::Io {
-                path: "-".into(),
-                source,
-            }),
-        },
-    }
-}
-
-fn sdr(
-    fingerprinter: &Fingerprinter,
-    target: &Target,
-    size: usize,
-    active: usize,
-) -> Result<Vec<usize>, crate::Error> {
-    let (path, result) = match target {
-        Target::File(file) => (
-            file.path.clone(),
-            std::fs::File::open(&file.path)
-                .and_then(|reader| fingerprinter.sdr_reader(reader, size, active)),
-        ),
-        Target::Stdin => (
-            PathBuf::from("-"),
-            fingerprinter.sdr_reader(io::stdin().lock(), size, active),
-        ),
+    let encoding = match args.sdr {
+        Some(shape) => Encoding::Sdr(shape),
+        None => Encoding::SimHash,
     };
-    result.map_err(|source| crate::Error::Io { path, source })
+    let format = match args.format {
+        FingerprintFormatArg::Text => FingerprintFormat::Text,
+        FingerprintFormatArg::Jsonl => FingerprintFormat::Jsonl,
+    };
+    let writer = FingerprintWriter::new(format, options.describe(), options.digest());
+    if encoding == Encoding::SimHash {
+        writer.header(&mut out)?;
+    }
+    simdup::jobs::fingerprint::run(
+        &paths,
+        &walk,
+        &fingerprinter,
+        encoding,
+        &mut diag,
+        |name, encoded| match encoded {
+            Encoded::SimHash(fingerprint) => writer.entry(name, fingerprint, &mut out),
+            // The sparse encoding names its own parameters on each line.
+            Encoded::Sdr(active) => {
+                let active: Vec<String> = active.iter().map(usize::to_string).collect();
+                writeln!(out, "{}  {name}", active.join(","))
+            }
+        },
+    )?;
+    out.flush()?;
+    Ok(Finished::ran(diag.errored()))
 }

@@ -1,6 +1,7 @@
 //! The command-line layer: clap definitions, and one function per
 //! subcommand that turns arguments into the library's option structs,
-//! calls the library and writes the result. clap types stay in here.
+//! calls a library job, writes its result and says how the run ended.
+//! clap and anyhow types stay in the binary; main.rs decides the exit code.
 
 pub mod args;
 mod compare;
@@ -9,7 +10,6 @@ mod generate;
 mod scan;
 
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -109,8 +109,29 @@ pub enum RecordsArg {
     Jsonl,
 }
 
-/// Runs the parsed command line and returns the process exit code.
-pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+/// How a subcommand that ran to its end came out: what the one exit
+/// policy (in main.rs) needs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Finished {
+    /// Some input could not be read or parsed: the result is incomplete.
+    pub errored: bool,
+    /// Near-duplicates remained after every filter and the user asked to
+    /// fail on them (`--fail-on-duplicates`).
+    pub failed_on_duplicates: bool,
+}
+
+impl Finished {
+    /// A run without a duplicate check.
+    pub fn ran(errored: bool) -> Finished {
+        Finished {
+            errored,
+            failed_on_duplicates: false,
+        }
+    }
+}
+
+/// Runs the parsed command line.
+pub fn run(cli: Cli) -> anyhow::Result<Finished> {
     match cli.command {
         Command::Scan(args) => scan::run(args),
         Command::Fingerprint(args) => fingerprint::run(args),
@@ -118,11 +139,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Completions { shell } => generate::completions(shell),
         Command::Man => generate::man(),
     }
-}
-
-/// Paths as given, with `-` standing for stdin.
-pub(crate) fn is_stdin(path: &std::path::Path) -> bool {
-    path.as_os_str() == "-"
 }
 
 /// Sets the size of the worker pool (0: one per core).

@@ -2,16 +2,15 @@
 
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
-use super::RecordsArg;
 use super::args::{FeatureArgs, SearchArgs, WalkArgs};
-use crate::diag::Diagnostics;
-use crate::input::{PathSeparator, RecordFormat, RecordOptions};
-use crate::report::{self, Format, Listing};
-use crate::scan::{Inputs, ScanOptions};
+use super::{Finished, RecordsArg};
+use simdup::diag::Diagnostics;
+use simdup::input::{PathSeparator, RecordFormat, RecordOptions};
+use simdup::jobs::scan::{Inputs, ScanOptions};
+use simdup::report::{self, Format, Listing};
 
 /// Output formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -117,25 +116,23 @@ fn parse_fraction(text: &str) -> Result<f64, String> {
 }
 
 /// Runs `simdup scan`.
-pub fn run(args: ScanArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: ScanArgs) -> anyhow::Result<Finished> {
     super::set_threads(args.threads)?;
     let options = ScanOptions {
         features: args.features.to_options()?,
-        walk: args.walk.to_options(),
-        search: args.search.to_options(),
+        walk: args.walk.to_options()?,
+        search: args.search.to_options()?,
         min_features: args.search.min_features,
         verify: args.verify,
         min_jaccard: args.min_jaccard,
         progress: !args.quiet,
     };
-    // Bad globs are argument errors: report them before any work.
-    crate::input::GlobFilter::new(&options.walk.globs)?;
     let inputs = inputs(&args)?;
     let mut diag = Diagnostics::new(args.verbose);
     if matches!(inputs, Inputs::Records(_)) && io::stdin().is_terminal() {
         diag.warn("reading records from the terminal; end them with Ctrl-D");
     }
-    let report = crate::scan::scan(&inputs, &options, &mut diag)?;
+    let report = simdup::jobs::scan::scan(&inputs, &options, &mut diag)?;
     if report.stats.pairs < report.stats.pairs_found && !args.groups {
         diag.warn(format_args!(
             "listing {} of {} pairs (--max-pairs); --groups shows every group whole",
@@ -162,16 +159,29 @@ pub fn run(args: ScanArgs) -> anyhow::Result<ExitCode> {
         report::write_summary(&report, &mut io::stderr().lock())?;
     }
     let found = report.stats.pairs_found > 0;
-    Ok(ExitCode::from(report::exit_code(
-        diag.errored(),
-        found,
-        args.fail_on_duplicates,
-    )))
+    Ok(Finished {
+        errored: diag.errored(),
+        failed_on_duplicates: found && args.fail_on_duplicates,
+    })
 }
 
-/// Chooses the input mode; conflicting modes are an error.
+/// Chooses the input mode; conflicting modes, and options the mode would
+/// ignore, are errors.
 fn inputs(args: &ScanArgs) -> anyhow::Result<Inputs> {
-    let stdin_records = args.paths.len() == 1 && super::is_stdin(&args.paths[0]);
+    let stdin_records = args.paths.len() == 1 && simdup::jobs::is_stdin(&args.paths[0]);
+    if !stdin_records && args.paths.iter().any(|path| simdup::jobs::is_stdin(path)) {
+        anyhow::bail!(
+            "'-' reads records from stdin and cannot be combined with other PATHs; \
+             to mix a stream with files, save it to a file first"
+        );
+    }
+    if !args.fingerprints.is_empty() && !args.verify && !args.features.are_defaults() {
+        anyhow::bail!(
+            "feature options do not apply to --fingerprints: saved fingerprints keep the \
+             options they were made with (add --verify to read the documents again with \
+             the options given)"
+        );
+    }
     let modes = [
         args.files_from.is_some(),
         args.records.is_some() || stdin_records,

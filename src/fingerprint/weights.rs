@@ -32,10 +32,7 @@ pub struct TokenSet {
 
 /// Reads a whole file as text (invalid UTF-8 replaced), naming the path on error.
 fn read_text(path: &Path) -> Result<String> {
-    let bytes = std::fs::read(path).map_err(|source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let bytes = std::fs::read(path).map_err(|source| Error::io(path, source))?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 

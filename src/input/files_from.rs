@@ -23,7 +23,7 @@ pub enum PathSeparator {
 
 /// Reads a list of paths; empty entries are ignored.
 ///
-/// `source_name` names the list in errors (`-` or `stdin` for stdin). On
+/// `source_name` names the list in errors (`stdin` for stdin). On
 /// Unix any bytes make a path; elsewhere a path must be UTF-8.
 pub fn read_path_list<R: BufRead>(
     reader: R,
@@ -44,10 +44,9 @@ pub fn read_path_list<R: BufRead>(
         message,
     };
     loop {
-        let chunk = chunks.next_into(&mut buf).map_err(|source| Error::Io {
-            path: PathBuf::from(source_name),
-            source,
-        })?;
+        let chunk = chunks
+            .next_into(&mut buf)
+            .map_err(|source| Error::io_named(source_name, source))?;
         number += 1;
         let too_long = match chunk {
             None => return Ok(paths),

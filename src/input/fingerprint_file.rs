@@ -75,12 +75,9 @@ pub fn read_fingerprint_files(paths: &[PathBuf]) -> Result<FingerprintSet> {
     let mut set = FingerprintSet::default();
     for path in paths {
         if path.as_os_str() == "-" {
-            set.add_file(std::io::stdin().lock(), "stdin")?;
+            set.add_file(std::io::stdin().lock(), crate::error::STDIN)?;
         } else {
-            let file = File::open(path).map_err(|source| Error::Io {
-                path: path.clone(),
-                source,
-            })?;
+            let file = File::open(path).map_err(|source| Error::io(path, source))?;
             set.add_file(BufReader::new(file), &path.display().to_string())?;
         }
     }
@@ -113,10 +110,9 @@ impl FingerprintSet {
         let mut declared = false;
         let mut number = 0;
         loop {
-            let chunk = lines.next_into(&mut buf).map_err(|source| Error::Io {
-                path: PathBuf::from(source_name),
-                source,
-            })?;
+            let chunk = lines
+                .next_into(&mut buf)
+                .map_err(|source| Error::io_named(source_name, source))?;
             number += 1;
             let error = |message: String| Error::Parse {
                 source_name: source_name.to_string(),
@@ -185,12 +181,15 @@ impl FingerprintSet {
             ),
             None => format!("{}:{} has digest {}", p.source_name, p.line, p.digest),
         };
-        Err(Error::Usage(format!(
-            "fingerprints computed with different options cannot be compared: {} but {}; \
-             recompute them with the same options",
-            describe(first),
-            describe(&found)
-        )))
+        Err(Error::data(
+            found.source_name.clone(),
+            format!(
+                "fingerprints computed with different options cannot be compared: {} but {}; \
+                 recompute them with the same options",
+                describe(first),
+                describe(&found)
+            ),
+        ))
     }
 }
 

@@ -31,6 +31,12 @@ pub struct GlobFilter {
     has_include: bool,
 }
 
+impl Default for GlobFilter {
+    fn default() -> Self {
+        GlobFilter::none()
+    }
+}
+
 impl GlobFilter {
     /// Compiles the globs, in the order given; a leading `!` excludes.
     pub fn new(globs: &[String]) -> Result<Self> {
@@ -67,6 +73,18 @@ impl GlobFilter {
             has_include: excludes.iter().any(|&e| !e),
             excludes,
         })
+    }
+
+    /// No globs: everything passes.
+    pub fn none() -> Self {
+        GlobFilter {
+            names: GlobSet::empty(),
+            name_positions: Vec::new(),
+            paths: GlobSet::empty(),
+            path_positions: Vec::new(),
+            excludes: Vec::new(),
+            has_include: false,
+        }
     }
 
     /// Whether there are no globs at all (everything passes).

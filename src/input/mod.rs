@@ -23,15 +23,15 @@ use std::fmt;
 use std::io::Read;
 use std::path::PathBuf;
 
-pub use files_from::{PathSeparator, read_path_list};
-pub use fingerprint_file::{
-    FingerprintRecord, FingerprintSet, Provenance, read_fingerprint_files, write_text_line,
-};
+pub use files_from::PathSeparator;
+pub(crate) use files_from::read_path_list;
+pub use fingerprint_file::Provenance;
+pub(crate) use fingerprint_file::{FingerprintSet, read_fingerprint_files, write_text_line};
 pub use glob::GlobFilter;
-pub use read::SNIFF_BYTES;
-pub use records::{Record, RecordEntry, RecordFormat, RecordOptions, RecordReader};
+pub(crate) use records::{Record, RecordReader};
+pub use records::{RecordFormat, RecordOptions};
 pub use size::parse_size;
-pub use walk::Walk;
+pub(crate) use walk::Walk;
 
 /// Options of the directory walk and of file reading.
 #[derive(Clone, Debug, Default)]
@@ -40,8 +40,8 @@ pub struct WalkOptions {
     pub hidden: bool,
     /// Follow symbolic links (loops are reported, never followed).
     pub follow_links: bool,
-    /// Globs; a leading `!` excludes.
-    pub globs: Vec<String>,
+    /// Include and exclude globs, compiled once.
+    pub globs: GlobFilter,
     /// Files larger than this are skipped.
     pub max_filesize: Option<u64>,
     /// Read files that look binary.
@@ -49,22 +49,31 @@ pub struct WalkOptions {
 }
 
 /// Why an input was not fingerprinted.
+///
+/// Declared in alphabetical order of the words, so counts by reason list
+/// in that order everywhere (summary, JSON).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum SkipReason {
-    /// A hidden file or directory, without `--hidden`.
-    Hidden,
-    /// Excluded by a glob.
-    Excluded,
     /// A NUL byte in the first 8 KiB, without `--binary`.
     Binary,
-    /// Larger than `--max-filesize`, or a record longer than its limit.
-    TooLarge,
-    /// Not a regular file (FIFO, socket, device).
+    /// The same file reached twice.
+    Duplicate,
+    /// Excluded by a glob.
+    Excluded,
+    /// A hidden file or directory, without `--hidden`.
+    Hidden,
+    /// Not a regular file (FIFO, socket, device) found by the walk.
     NotRegular,
     /// A symbolic link not followed.
     Symlink,
-    /// The same file reached twice.
-    Duplicate,
+    /// Larger than `--max-filesize`, or a record longer than its limit.
+    TooLarge,
+}
+
+impl serde::Serialize for SkipReason {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
 }
 
 impl fmt::Display for SkipReason {
@@ -74,15 +83,16 @@ impl fmt::Display for SkipReason {
 }
 
 impl SkipReason {
-    /// Every reason, in a fixed order (for summaries that list them all).
-    pub const ALL: [SkipReason; 7] = [
-        SkipReason::Hidden,
-        SkipReason::Excluded,
+    /// Every reason, in order.
+    #[cfg(test)]
+    const ALL: [SkipReason; 7] = [
         SkipReason::Binary,
-        SkipReason::TooLarge,
+        SkipReason::Duplicate,
+        SkipReason::Excluded,
+        SkipReason::Hidden,
         SkipReason::NotRegular,
         SkipReason::Symlink,
-        SkipReason::Duplicate,
+        SkipReason::TooLarge,
     ];
 
     /// The reason as a stable snake_case word.
@@ -101,51 +111,73 @@ impl SkipReason {
 
 /// A file to fingerprint.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FileDocument {
+pub(crate) struct FileDocument {
     /// The path to open.
     pub path: PathBuf,
     /// The path as shown to users: as given, joined with the path below it.
     pub display: String,
+    /// Named on the command line (or in a path list) rather than found by
+    /// the walk: a FIFO named explicitly is read, one met in a walk is not.
+    pub explicit: bool,
 }
 
-/// One outcome of the walk, in deterministic order.
+/// What became of one input at one stage: taken, passed over with a
+/// reason, or failed with an error that names it.
+///
+/// Every stage hands on values of this type, so each input ends up counted
+/// exactly once, whatever stage decided its fate.
 #[derive(Debug)]
-pub enum WalkEntry {
-    /// A file to read.
-    Document(FileDocument),
-    /// An input passed over.
+pub(crate) enum Outcome<T> {
+    /// Taken, ready for the next stage.
+    Done(T),
+    /// Passed over.
     Skipped {
-        /// The path as shown.
-        display: String,
+        /// The input as shown to users.
+        name: String,
         /// Why.
         reason: SkipReason,
     },
-    /// An input that could not be walked (missing path, permission, loop).
-    Error(crate::Error),
+    /// Could not be read; the error names the input.
+    Failed(crate::Error),
+}
+
+impl<T> Outcome<T> {
+    /// Runs the next stage on a taken input; a skip or a failure passes
+    /// through unchanged.
+    pub(crate) fn and_then<U>(self, next: impl FnOnce(T) -> Outcome<U>) -> Outcome<U> {
+        match self {
+            Outcome::Done(value) => next(value),
+            Outcome::Skipped { name, reason } => Outcome::Skipped { name, reason },
+            Outcome::Failed(error) => Outcome::Failed(error),
+        }
+    }
+
+    /// Transforms a taken input.
+    pub(crate) fn map<U>(self, f: impl FnOnce(T) -> U) -> Outcome<U> {
+        self.and_then(|value| Outcome::Done(f(value)))
+    }
 }
 
 /// Walks these paths (files or directories) in a deterministic order.
 ///
-/// Collects [`Walk`], which streams the same entries one at a time. Invalid
-/// globs come out as one [`WalkEntry::Error`] and nothing else; check them
-/// first with [`GlobFilter::new`] to fail early.
-pub fn walk(paths: &[PathBuf], options: &WalkOptions) -> Vec<WalkEntry> {
-    match Walk::new(paths, options) {
-        Ok(walk) => walk.collect(),
-        Err(error) => vec![WalkEntry::Error(error)],
-    }
+/// Collects [`Walk`], which streams the same outcomes one at a time.
+#[cfg(test)]
+pub(crate) fn walk(paths: &[PathBuf], options: &WalkOptions) -> Vec<Outcome<FileDocument>> {
+    Walk::new(paths, options).collect()
 }
 
-/// Opens a file for fingerprinting, sniffing for binary content.
-/// `Ok(Err(reason))` when it must be skipped.
+/// Opens a file for fingerprinting, sniffing for binary content:
+/// `Outcome::Skipped` when it must be passed over.
 ///
 /// The reader yields the whole file, sniffed prefix included. With
 /// `max_filesize`, it never yields more than that many bytes: a file that
 /// grew past the limit since it was opened ends in an I/O error instead.
-pub fn open_document(
+/// A FIFO is read only when named explicitly, and never waits for a
+/// writer: with none, it reads as empty.
+pub(crate) fn open_document(
     document: &FileDocument,
     options: &WalkOptions,
-) -> crate::Result<Result<Box<dyn Read + Send>, SkipReason>> {
+) -> Outcome<Box<dyn Read + Send>> {
     read::open(document, options)
 }
 
@@ -155,9 +187,12 @@ mod tests {
 
     #[test]
     fn skip_reason_words_are_distinct_snake_case() {
-        let words: std::collections::BTreeSet<&str> =
-            SkipReason::ALL.iter().map(|r| r.as_str()).collect();
-        assert_eq!(words.len(), SkipReason::ALL.len());
+        let words: Vec<&str> = SkipReason::ALL.iter().map(|r| r.as_str()).collect();
+        let mut sorted = words.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        // Distinct, and the enum's order is the words' order.
+        assert_eq!(words, sorted);
         for word in words {
             assert!(word.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'));
         }

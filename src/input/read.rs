@@ -4,8 +4,8 @@
 use std::fs::File;
 use std::io::{self, Cursor, Read};
 
-use super::{FileDocument, SkipReason, WalkOptions};
-use crate::{Error, Result};
+use super::{FileDocument, Outcome, SkipReason, WalkOptions};
+use crate::Error;
 
 /// How many leading bytes are searched for a NUL to call a file binary.
 pub const SNIFF_BYTES: usize = 8 * 1024;
@@ -13,45 +13,99 @@ pub const SNIFF_BYTES: usize = 8 * 1024;
 pub(super) fn open(
     document: &FileDocument,
     options: &WalkOptions,
-) -> Result<Result<Box<dyn Read + Send>, SkipReason>> {
-    let io_error = |source| Error::Io {
-        path: document.path.clone(),
-        source,
+) -> Outcome<Box<dyn Read + Send>> {
+    let skipped = |reason| Outcome::Skipped {
+        name: document.display.clone(),
+        reason,
     };
+    let failed = |source| Outcome::Failed(Error::io(&document.path, source));
     // Look before opening: opening a FIFO blocks until a writer appears.
     // (A file swapped for a FIFO between this stat and the open is the one
-    // case left; std offers no portable O_NONBLOCK.)
-    if !std::fs::metadata(&document.path)
-        .map_err(io_error)?
-        .is_file()
-    {
-        return Ok(Err(SkipReason::NotRegular));
+    // case left for files found by the walk.)
+    let metadata = match std::fs::metadata(&document.path) {
+        Ok(metadata) => metadata,
+        Err(source) => return failed(source),
+    };
+    if document.explicit && super::walk::is_fifo(&metadata) {
+        return match fifo::open(&document.path) {
+            Ok(pipe) => limited(Box::new(pipe), options),
+            Err(source) => failed(source),
+        };
     }
-    let mut file = File::open(&document.path).map_err(io_error)?;
-    let metadata = file.metadata().map_err(io_error)?;
     if !metadata.is_file() {
-        return Ok(Err(SkipReason::NotRegular));
+        return skipped(SkipReason::NotRegular);
+    }
+    let mut file = match File::open(&document.path) {
+        Ok(file) => file,
+        Err(source) => return failed(source),
+    };
+    let metadata = match file.metadata() {
+        Ok(metadata) => metadata,
+        Err(source) => return failed(source),
+    };
+    if !metadata.is_file() {
+        return skipped(SkipReason::NotRegular);
     }
     if options.max_filesize.is_some_and(|max| metadata.len() > max) {
-        return Ok(Err(SkipReason::TooLarge));
+        return skipped(SkipReason::TooLarge);
     }
     let mut prefix = Vec::with_capacity(SNIFF_BYTES.min(metadata.len() as usize));
-    (&mut file)
+    if let Err(source) = (&mut file)
         .take(SNIFF_BYTES as u64)
         .read_to_end(&mut prefix)
-        .map_err(io_error)?;
-    if !options.binary && memchr::memchr(0, &prefix).is_some() {
-        return Ok(Err(SkipReason::Binary));
+    {
+        return failed(source);
     }
-    let whole = Cursor::new(prefix).chain(file);
-    Ok(Ok(match options.max_filesize {
+    if !options.binary && memchr::memchr(0, &prefix).is_some() {
+        return skipped(SkipReason::Binary);
+    }
+    limited(Box::new(Cursor::new(prefix).chain(file)), options)
+}
+
+/// The reader, bounded by `--max-filesize` when there is one.
+fn limited(reader: Box<dyn Read + Send>, options: &WalkOptions) -> Outcome<Box<dyn Read + Send>> {
+    Outcome::Done(match options.max_filesize {
         Some(limit) => Box::new(Limited {
-            inner: whole,
+            inner: reader,
             remaining: limit,
             limit,
         }),
-        None => Box::new(whole),
-    }))
+        None => reader,
+    })
+}
+
+/// FIFOs (and process substitutions such as `<(cmd)`) named explicitly.
+#[cfg(unix)]
+mod fifo {
+    use std::fs::File;
+    use std::io;
+    use std::path::Path;
+
+    use rustix::fs::{Mode, OFlags};
+
+    /// Opens a FIFO without waiting for a writer, then reads it as usual.
+    ///
+    /// A blocking open waits until some process opens the FIFO for
+    /// writing, possibly forever. Opened non-blocking, the open returns at
+    /// once; switched back to blocking reads, the FIFO then reads like a
+    /// pipe: to the end when its writers close it, and as empty at once
+    /// when it has no writer at all.
+    pub(super) fn open(path: &Path) -> io::Result<File> {
+        let fd = rustix::fs::open(
+            path,
+            OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC,
+            Mode::empty(),
+        )?;
+        rustix::fs::fcntl_setfl(&fd, OFlags::empty())?;
+        Ok(File::from(fd))
+    }
+}
+
+#[cfg(not(unix))]
+mod fifo {
+    pub(super) fn open(path: &std::path::Path) -> std::io::Result<std::fs::File> {
+        std::fs::File::open(path)
+    }
 }
 
 /// Yields at most `limit` bytes and fails if the source has more, so a file
@@ -113,7 +167,7 @@ mod tests {
     }
 
     mod files {
-        use super::super::super::{FileDocument, SkipReason, WalkOptions, open_document};
+        use super::super::super::{FileDocument, Outcome, SkipReason, WalkOptions, open_document};
         use std::io::{Read, Write};
 
         fn document(dir: &tempfile::TempDir, name: &str, contents: &[u8]) -> FileDocument {
@@ -122,15 +176,20 @@ mod tests {
             FileDocument {
                 display: name.to_string(),
                 path,
+                explicit: false,
             }
         }
 
         fn read_all(document: &FileDocument, options: &WalkOptions) -> Result<Vec<u8>, SkipReason> {
-            open_document(document, options).unwrap().map(|mut reader| {
-                let mut out = Vec::new();
-                reader.read_to_end(&mut out).unwrap();
-                out
-            })
+            match open_document(document, options) {
+                Outcome::Done(mut reader) => {
+                    let mut out = Vec::new();
+                    reader.read_to_end(&mut out).unwrap();
+                    Ok(out)
+                }
+                Outcome::Skipped { reason, .. } => Err(reason),
+                Outcome::Failed(error) => panic!("{error}"),
+            }
         }
 
         #[test]
@@ -185,7 +244,9 @@ mod tests {
                 max_filesize: Some(10),
                 ..WalkOptions::default()
             };
-            let mut reader = open_document(&doc, &options).unwrap().unwrap();
+            let Outcome::Done(mut reader) = open_document(&doc, &options) else {
+                panic!("not opened");
+            };
             let mut file = std::fs::OpenOptions::new()
                 .append(true)
                 .open(&doc.path)
@@ -208,7 +269,7 @@ mod tests {
                 eprintln!("running as root: permissions cannot deny; skipping");
                 return;
             }
-            let Err(error) = open_document(&doc, &WalkOptions::default()) else {
+            let Outcome::Failed(error) = open_document(&doc, &WalkOptions::default()) else {
                 panic!("an unreadable file opened");
             };
             assert!(
@@ -223,6 +284,7 @@ mod tests {
             let directory = FileDocument {
                 path: dir.path().to_path_buf(),
                 display: "dir".into(),
+                explicit: true,
             };
             assert_eq!(
                 read_all(&directory, &WalkOptions::default()),
@@ -230,7 +292,7 @@ mod tests {
             );
             let gone = document(&dir, "gone", b"deleted during the walk");
             std::fs::remove_file(&gone.path).unwrap();
-            let Err(error) = open_document(&gone, &WalkOptions::default()) else {
+            let Outcome::Failed(error) = open_document(&gone, &WalkOptions::default()) else {
                 panic!("a deleted file opened");
             };
             assert!(

@@ -8,12 +8,11 @@
 //! the record number), and the default id is that number.
 
 use std::io::BufRead;
-use std::path::PathBuf;
 
 use serde_json::Value;
 
-use super::SkipReason;
 use super::delimited::{Chunk, Delimited};
+use super::{Outcome, SkipReason};
 use crate::{Error, Result};
 
 /// How a stream is cut into records.
@@ -55,7 +54,7 @@ impl Default for RecordOptions {
 
 /// One record: a document of its own.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Record {
+pub(crate) struct Record {
     /// The record's id: the id field, or the line number.
     pub id: String,
     /// The 1-based line number (record number for NUL-separated records).
@@ -64,27 +63,12 @@ pub struct Record {
     pub text: Vec<u8>,
 }
 
-/// One outcome of reading records.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RecordEntry {
-    /// A record to fingerprint.
-    Record(Record),
-    /// A record passed over.
-    Skipped {
-        /// The line number, as the record's id (its id field was not read).
-        id: String,
-        /// The 1-based line number.
-        line: u64,
-        /// Why.
-        reason: SkipReason,
-    },
-}
-
 /// Reads records from a stream, one at a time.
 ///
-/// Yields `Err(Error::Parse)` for a malformed JSON line and goes on with the
-/// next; after an I/O error it yields nothing more.
-pub struct RecordReader<R> {
+/// Yields `Outcome::Failed(Error::Parse)` for a malformed JSON line and goes
+/// on with the next; after an I/O error it yields nothing more. A record
+/// passed over is named `SOURCE:LINE` (its id field was not read).
+pub(crate) struct RecordReader<R> {
     chunks: Delimited<R>,
     options: RecordOptions,
     source_name: String,
@@ -155,7 +139,7 @@ impl<R: BufRead> RecordReader<R> {
 }
 
 impl<R: BufRead> Iterator for RecordReader<R> {
-    type Item = Result<RecordEntry>;
+    type Item = Outcome<Record>;
 
     fn next(&mut self) -> Option<Self::Item> {
         while !self.failed {
@@ -163,10 +147,7 @@ impl<R: BufRead> Iterator for RecordReader<R> {
                 Ok(chunk) => chunk?,
                 Err(source) => {
                     self.failed = true;
-                    return Some(Err(Error::Io {
-                        path: PathBuf::from(&self.source_name),
-                        source,
-                    }));
+                    return Some(Outcome::Failed(Error::io_named(&self.source_name, source)));
                 }
             };
             self.line += 1;
@@ -174,20 +155,22 @@ impl<R: BufRead> Iterator for RecordReader<R> {
                 self.buf.pop();
             }
             if chunk == Chunk::TooLong || self.buf.len() > self.options.max_record_bytes {
-                return Some(Ok(RecordEntry::Skipped {
-                    id: self.line.to_string(),
-                    line: self.line,
+                return Some(Outcome::Skipped {
+                    name: format!("{}:{}", self.source_name, self.line),
                     reason: SkipReason::TooLarge,
-                }));
+                });
             }
             return Some(match self.options.format {
                 RecordFormat::JsonLines if self.buf.iter().all(u8::is_ascii_whitespace) => continue,
-                RecordFormat::JsonLines => self.json_record().map(RecordEntry::Record),
-                RecordFormat::Lines | RecordFormat::Nul => Ok(RecordEntry::Record(Record {
+                RecordFormat::JsonLines => match self.json_record() {
+                    Ok(record) => Outcome::Done(record),
+                    Err(error) => Outcome::Failed(error),
+                },
+                RecordFormat::Lines | RecordFormat::Nul => Outcome::Done(Record {
                     id: self.line.to_string(),
                     line: self.line,
                     text: std::mem::take(&mut self.buf),
-                })),
+                }),
             });
         }
         None

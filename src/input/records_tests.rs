@@ -14,13 +14,17 @@ fn options(format: RecordFormat) -> RecordOptions {
 }
 
 /// Each outcome as `id@line:text`, `skip id@line:reason` or `error message`.
-fn describe(item: Result<RecordEntry>) -> String {
+fn describe(item: Outcome<Record>) -> String {
     match item {
-        Ok(RecordEntry::Record(r)) => {
+        Outcome::Done(r) => {
             format!("{}@{}:{}", r.id, r.line, String::from_utf8_lossy(&r.text))
         }
-        Ok(RecordEntry::Skipped { id, line, reason }) => format!("skip {id}@{line}:{reason}"),
-        Err(error) => format!("error {error}"),
+        Outcome::Skipped { name, reason } => {
+            // Named `stdin:LINE`: the id of a skipped record is its line.
+            let line = name.strip_prefix("stdin:").expect("named by its line");
+            format!("skip {line}@{line}:{reason}")
+        }
+        Outcome::Failed(error) => format!("error {error}"),
     }
 }
 
@@ -157,11 +161,10 @@ fn an_oversized_record_is_never_buffered_whole() {
     let mut reader = RecordReader::new(BufReader::new(Endless(64 << 20)), "stdin", &options);
     assert!(matches!(
         reader.next(),
-        Some(Ok(RecordEntry::Skipped {
-            line: 1,
+        Some(Outcome::Skipped {
             reason: SkipReason::TooLarge,
-            ..
-        }))
+            ref name,
+        }) if name == "stdin:1"
     ));
     assert!(
         reader.buf.capacity() <= 2 * 1024 + 8192,
@@ -180,7 +183,7 @@ fn an_io_error_ends_the_records() {
         }
     }
     let mut reader = RecordReader::new(BufReader::new(Failing), "stdin", &RecordOptions::default());
-    let Some(Err(error)) = reader.next() else {
+    let Some(Outcome::Failed(error)) = reader.next() else {
         panic!("no error");
     };
     assert_eq!(error.to_string(), "stdin: device gone");
@@ -221,21 +224,21 @@ proptest! {
     fn lines_round_trip(lines in proptest::collection::vec("[^\n\r]{0,12}", 0..20)) {
         let input: String = lines.iter().map(|line| format!("{line}\n")).collect();
         let options = RecordOptions { max_record_bytes: 8, ..options(RecordFormat::Lines) };
-        let records: Vec<RecordEntry> = RecordReader::new(input.as_bytes(), "stdin", &options)
-            .map(Result::unwrap)
-            .collect();
+        let records: Vec<Outcome<Record>> =
+            RecordReader::new(input.as_bytes(), "stdin", &options).collect();
         prop_assert_eq!(records.len(), lines.len());
         for (i, (line, record)) in lines.iter().zip(&records).enumerate() {
             match record {
-                RecordEntry::Record(r) => {
+                Outcome::Done(r) => {
                     prop_assert!(line.len() <= 8);
                     prop_assert_eq!(&r.text, line.as_bytes());
                     prop_assert_eq!(r.line, i as u64 + 1);
                 }
-                RecordEntry::Skipped { reason, .. } => {
+                Outcome::Skipped { reason, .. } => {
                     prop_assert!(line.len() > 8);
                     prop_assert_eq!(*reason, SkipReason::TooLarge);
                 }
+                Outcome::Failed(error) => prop_assert!(false, "{error}"),
             }
         }
     }

@@ -1,5 +1,5 @@
-//! The directory walk: arguments in, [`WalkEntry`] values out, one at a
-//! time, in a deterministic order.
+//! The directory walk: arguments in, one [`Outcome`] per file out, one at
+//! a time, in a deterministic order.
 //!
 //! Arguments come out in the order given, each directory's entries sorted by
 //! file name. The filters apply to what is found below an argument; a path
@@ -13,12 +13,11 @@ use std::path::{Path, PathBuf};
 
 use walkdir::DirEntry;
 
-use super::glob::GlobFilter;
-use super::{FileDocument, SkipReason, WalkEntry, WalkOptions};
-use crate::{Error, Result};
+use super::{FileDocument, Outcome, SkipReason, WalkOptions};
+use crate::Error;
 
 /// A streaming walk over several paths; see [`super::walk()`].
-pub struct Walk {
+pub(crate) struct Walk {
     roots: VecDeque<PathBuf>,
     /// The argument being walked, and its entries.
     current: Option<(PathBuf, walkdir::IntoIter)>,
@@ -27,7 +26,6 @@ pub struct Walk {
 
 /// What decides the fate of each entry.
 struct Filter {
-    globs: GlobFilter,
     options: WalkOptions,
     /// (device, inode) of every file handed out, so a file reached twice is
     /// one document. Grows with the number of files, like the fingerprints.
@@ -35,17 +33,16 @@ struct Filter {
 }
 
 impl Walk {
-    /// Prepares a walk; fails only on invalid globs.
-    pub fn new(paths: &[PathBuf], options: &WalkOptions) -> Result<Self> {
-        Ok(Walk {
+    /// Prepares a walk (the globs in `options` are already compiled).
+    pub fn new(paths: &[PathBuf], options: &WalkOptions) -> Self {
+        Walk {
             roots: paths.iter().cloned().collect(),
             current: None,
             filter: Filter {
-                globs: GlobFilter::new(&options.globs)?,
                 options: options.clone(),
                 seen: HashSet::new(),
             },
-        })
+        }
     }
 }
 
@@ -57,11 +54,11 @@ impl Filter {
         root: &Path,
         entry: &DirEntry,
         entries: &mut walkdir::IntoIter,
-    ) -> Option<WalkEntry> {
+    ) -> Option<Outcome<FileDocument>> {
         let display = || entry.path().display().to_string();
         let skipped = |reason| {
-            Some(WalkEntry::Skipped {
-                display: display(),
+            Some(Outcome::Skipped {
+                name: display(),
                 reason,
             })
         };
@@ -75,7 +72,7 @@ impl Filter {
                 }
                 return skipped(SkipReason::Hidden);
             }
-            if self.globs.excludes(relative, file_type.is_dir()) {
+            if self.options.globs.excludes(relative, file_type.is_dir()) {
                 if file_type.is_dir() {
                     entries.skip_current_dir();
                 }
@@ -93,12 +90,15 @@ impl Filter {
         // walkdir does for a directory given as a symlink.
         let metadata = match metadata(entry, explicit && file_type.is_symlink()) {
             Ok(metadata) => metadata,
-            Err(error) => return Some(WalkEntry::Error(error)),
+            Err(error) => return Some(Outcome::Failed(error)),
         };
         if metadata.is_dir() {
             return None;
         }
-        if !metadata.is_file() {
+        // A FIFO named explicitly is read (as cat and diff do); anything
+        // else that is not a regular file is never opened.
+        let readable_fifo = explicit && is_fifo(&metadata);
+        if !metadata.is_file() && !readable_fifo {
             return skipped(SkipReason::NotRegular);
         }
         if self
@@ -113,17 +113,18 @@ impl Filter {
         {
             return skipped(SkipReason::Duplicate);
         }
-        Some(WalkEntry::Document(FileDocument {
+        Some(Outcome::Done(FileDocument {
             path: entry.path().to_path_buf(),
             display: display(),
+            explicit,
         }))
     }
 }
 
 impl Iterator for Walk {
-    type Item = WalkEntry;
+    type Item = Outcome<FileDocument>;
 
-    fn next(&mut self) -> Option<WalkEntry> {
+    fn next(&mut self) -> Option<Outcome<FileDocument>> {
         loop {
             let Some((root, entries)) = self.current.as_mut() else {
                 let root = self.roots.pop_front()?;
@@ -136,7 +137,7 @@ impl Iterator for Walk {
             };
             match entries.next() {
                 None => self.current = None,
-                Some(Err(error)) => return Some(WalkEntry::Error(walk_error(root, error))),
+                Some(Err(error)) => return Some(Outcome::Failed(walk_error(root, error))),
                 Some(Ok(entry)) => {
                     if let Some(outcome) = self.filter.classify(root, &entry, entries) {
                         return Some(outcome);
@@ -152,16 +153,24 @@ fn is_hidden(entry: &DirEntry) -> bool {
     entry.file_name().as_encoded_bytes().first() == Some(&b'.')
 }
 
-fn metadata(entry: &DirEntry, follow: bool) -> Result<Metadata> {
+fn metadata(entry: &DirEntry, follow: bool) -> crate::Result<Metadata> {
     let result = if follow {
         std::fs::metadata(entry.path())
     } else {
         entry.metadata().map_err(std::io::Error::from)
     };
-    result.map_err(|source| Error::Io {
-        path: entry.path().to_path_buf(),
-        source,
-    })
+    result.map_err(|source| Error::io(entry.path(), source))
+}
+
+#[cfg(unix)]
+pub(super) fn is_fifo(metadata: &Metadata) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    metadata.file_type().is_fifo()
+}
+
+#[cfg(not(unix))]
+pub(super) fn is_fifo(_metadata: &Metadata) -> bool {
+    false
 }
 
 #[cfg(unix)]
@@ -184,7 +193,7 @@ fn walk_error(root: &Path, error: walkdir::Error) -> Error {
     let source = error
         .into_io_error()
         .unwrap_or_else(|| std::io::Error::other(message));
-    Error::Io { path, source }
+    Error::io(&path, source)
 }
 
 #[cfg(test)]

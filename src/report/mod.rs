@@ -1,5 +1,4 @@
-//! The report stage: the result of a run as plain data, its formats, and
-//! the exit code it implies.
+//! The report stage: the result of a run as plain data, and its formats.
 //!
 //! [`Report`] is what every format writes; the writers live in one module
 //! each and take any `W: Write`, so tests write into a `Vec<u8>`.
@@ -12,10 +11,11 @@ mod table;
 
 pub use summary::write_summary;
 
-use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use serde::Serialize;
+
+use crate::diag::Tally;
 
 /// The version of the JSON schema (`version` in JSON output).
 pub const SCHEMA_VERSION: u32 = 1;
@@ -88,20 +88,10 @@ pub struct Seconds {
 /// Counts of the run.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Stats {
-    /// Inputs seen.
-    pub inputs: u64,
-    /// Inputs fingerprinted with enough features.
-    pub fingerprinted: u64,
-    /// Inputs with no features (never paired).
-    pub empty: u64,
-    /// Inputs with fewer than `min_features` (matched by exact content only).
-    pub too_short: u64,
-    /// Inputs skipped, by reason.
-    pub skipped: BTreeMap<String, u64>,
-    /// Inputs that could not be read.
-    pub errors: u64,
-    /// Bytes read.
-    pub bytes: u64,
+    /// What happened to the inputs: seen (`inputs`), fingerprinted,
+    /// empty, too short, skipped by reason, errors, and bytes read.
+    #[serde(flatten)]
+    pub inputs: Tally,
     /// Distinct fingerprints searched.
     pub unique_fingerprints: u64,
     /// The largest set of fingerprints compared with each other at once.
@@ -178,19 +168,6 @@ pub fn write<W: Write>(
     }
 }
 
-/// The exit code a run implies: 2 if anything failed (an incomplete scan
-/// certifies nothing), else 1 if near-duplicates were found and the caller
-/// asked to fail on them, else 0.
-pub fn exit_code(errored: bool, found_duplicates: bool, fail_on_duplicates: bool) -> u8 {
-    if errored {
-        2
-    } else if found_duplicates && fail_on_duplicates {
-        1
-    } else {
-        0
-    }
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -237,16 +214,6 @@ pub(crate) mod tests {
                 ],
             }],
         }
-    }
-
-    #[test]
-    fn exit_code_prefers_errors_then_duplicates() {
-        assert_eq!(exit_code(false, false, false), 0);
-        assert_eq!(exit_code(false, true, false), 0);
-        assert_eq!(exit_code(false, true, true), 1);
-        assert_eq!(exit_code(false, false, true), 0);
-        assert_eq!(exit_code(true, true, true), 2);
-        assert_eq!(exit_code(true, false, false), 2);
     }
 
     #[test]

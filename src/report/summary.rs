@@ -7,32 +7,33 @@ use super::Report;
 /// Writes the end-of-run summary: inputs by outcome, bytes, speed, pairs.
 pub fn write_summary<W: Write>(report: &Report, out: &mut W) -> io::Result<()> {
     let stats = &report.stats;
+    let inputs = &stats.inputs;
     write!(
         out,
         "simdup: {}: {} fingerprinted",
-        counted(stats.inputs, "input"),
-        stats.fingerprinted
+        counted(inputs.seen, "input"),
+        inputs.fingerprinted
     )?;
-    if stats.too_short > 0 {
-        write!(out, ", {} too short", stats.too_short)?;
+    if inputs.too_short > 0 {
+        write!(out, ", {} too short", inputs.too_short)?;
     }
-    if stats.empty > 0 {
-        write!(out, ", {} empty", stats.empty)?;
+    if inputs.empty > 0 {
+        write!(out, ", {} empty", inputs.empty)?;
     }
-    let skipped: u64 = stats.skipped.values().sum();
+    let skipped: u64 = inputs.skipped.values().sum();
     if skipped > 0 {
-        let reasons: Vec<String> = stats
+        let reasons: Vec<String> = inputs
             .skipped
             .iter()
             .map(|(reason, count)| format!("{reason} {count}"))
             .collect();
         write!(out, ", {skipped} skipped ({})", reasons.join(", "))?;
     }
-    if stats.errors > 0 {
-        write!(out, ", {}", counted(stats.errors, "error"))?;
+    if inputs.errors > 0 {
+        write!(out, ", {}", counted(inputs.errors, "error"))?;
     }
     writeln!(out)?;
-    let megabytes = stats.bytes as f64 / 1e6;
+    let megabytes = inputs.bytes as f64 / 1e6;
     let seconds = stats.seconds.total;
     let rate = if seconds > 0.0 {
         megabytes / seconds
@@ -72,12 +73,13 @@ mod tests {
     #[test]
     fn summary_names_every_outcome() {
         let mut report = sample();
-        report.stats.inputs = 10;
-        report.stats.fingerprinted = 6;
-        report.stats.empty = 1;
-        report.stats.too_short = 1;
-        report.stats.errors = 1;
-        report.stats.skipped.insert("binary".into(), 1);
+        let inputs = &mut report.stats.inputs;
+        inputs.seen = 10;
+        inputs.fingerprinted = 6;
+        inputs.empty = 1;
+        inputs.too_short = 1;
+        inputs.errors = 1;
+        inputs.skip(crate::input::SkipReason::Binary);
         report.stats.pairs_found = 2;
         report.stats.pairs = 2;
         report.stats.groups = 1;

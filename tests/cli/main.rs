@@ -5,6 +5,7 @@
 mod compare;
 mod completions;
 mod fingerprint;
+mod input_rules;
 mod inputs;
 mod readme;
 mod scan;

@@ -8,24 +8,23 @@
 //! make the whole run meaningless are returned.
 
 mod collect;
-pub mod documents;
-pub mod ordered;
+mod documents;
 mod verify;
 
 use std::path::PathBuf;
 use std::time::Instant;
 
+use crate::Error;
 use crate::diag::Diagnostics;
 use crate::fingerprint::{FeatureOptions, Fingerprinter};
 use crate::input::{
-    PathSeparator, RecordOptions, WalkOptions, read_fingerprint_files, read_path_list,
+    PathSeparator, Provenance, RecordOptions, WalkOptions, read_fingerprint_files, read_path_list,
 };
 use crate::progress::Progress;
 use crate::report::{self, Params, Report, ReportGroup, ReportPair, Seconds, Stats};
 use crate::search::{self, Method, Pair, SearchOptions, SearchOutcome};
 
-pub use collect::fingerprint_file;
-pub use documents::{DocumentRef, Documents, Outcome};
+use documents::Documents;
 
 /// Where the documents of a scan come from.
 #[derive(Clone, Debug)]
@@ -73,15 +72,8 @@ pub fn scan(
     let started = Instant::now();
     let fingerprinter = Fingerprinter::new(options.features.clone());
     let mut documents = Documents::new(options.min_features);
-    let mut params = params(options);
-    collect(
-        inputs,
-        options,
-        &fingerprinter,
-        &mut documents,
-        &mut params,
-        diag,
-    )?;
+    let provenance = collect(inputs, options, &fingerprinter, &mut documents, diag)?;
+    let params = params(options, provenance.as_ref());
     let collected = Instant::now();
 
     let searching = Progress::spinner(
@@ -116,19 +108,8 @@ pub fn scan(
     let pairs = name_pairs(&pairs, &jaccards, &documents);
     let groups = name_groups(&groups, &documents);
     let named = Instant::now();
-    let tally = &diag.tally;
     let stats = Stats {
-        inputs: tally.seen,
-        fingerprinted: tally.fingerprinted,
-        empty: tally.empty,
-        too_short: tally.too_short,
-        skipped: tally
-            .skipped
-            .iter()
-            .map(|(reason, count)| ((*reason).to_string(), *count))
-            .collect(),
-        errors: tally.errors,
-        bytes: tally.bytes,
+        inputs: diag.tally.clone(),
         unique_fingerprints: outcome.stats.unique_fingerprints,
         largest_bucket: outcome.stats.largest_bucket,
         comparisons: outcome.stats.comparisons,
@@ -153,16 +134,15 @@ pub fn scan(
 }
 
 /// The collect stage: fills `documents` from the inputs. Saved
-/// fingerprints bring their own feature options, which replace those in
-/// `params`.
+/// fingerprints bring their own feature options: their provenance is
+/// returned.
 fn collect(
     inputs: &Inputs,
     options: &ScanOptions,
     fingerprinter: &Fingerprinter,
     documents: &mut Documents,
-    params: &mut Params,
     diag: &mut Diagnostics,
-) -> crate::Result<()> {
+) -> crate::Result<Option<Provenance>> {
     match inputs {
         Inputs::Paths(paths) => collect::collect_paths(
             paths,
@@ -199,22 +179,23 @@ fn collect(
                     "{file}: names no options digest; assuming its fingerprints are comparable"
                 ));
             }
-            if let Some(provenance) = &saved.provenance {
-                params.digest = provenance.digest.clone();
-                params.features = provenance.options.clone().unwrap_or_default();
-                if options.verify && provenance.digest != options.features.digest() {
-                    diag.warn(format_args!(
-                        "--verify reads the documents with the feature options given now ({}), \
-                         not those of the saved fingerprints ({})",
-                        options.features.describe(),
-                        params.features
-                    ));
-                }
+            if let Some(provenance) = &saved.provenance
+                && options.verify
+                && provenance.digest != options.features.digest()
+            {
+                diag.warn(format_args!(
+                    "--verify reads the documents with the feature options given now ({}), \
+                     not those of the saved fingerprints ({})",
+                    options.features.describe(),
+                    provenance.options.as_deref().unwrap_or_default()
+                ));
             }
-            collect::collect_saved(saved, documents, diag)
+            let provenance = saved.provenance.clone();
+            collect::collect_saved(saved, documents, diag);
+            return Ok(provenance);
         }
     }
-    Ok(())
+    Ok(None)
 }
 
 /// Pairs with document names, and exact Jaccard where verified.
@@ -249,13 +230,10 @@ fn name_groups(groups: &[Vec<search::DocId>], documents: &Documents) -> Vec<Repo
 
 /// Reads a `--files-from` list.
 fn read_list(list: &std::path::Path, separator: PathSeparator) -> crate::Result<Vec<PathBuf>> {
-    if list.as_os_str() == "-" {
-        read_path_list(std::io::stdin().lock(), separator, "stdin")
+    if super::is_stdin(list) {
+        read_path_list(std::io::stdin().lock(), separator, crate::error::STDIN)
     } else {
-        let file = std::fs::File::open(list).map_err(|source| crate::Error::Io {
-            path: list.to_path_buf(),
-            source,
-        })?;
+        let file = std::fs::File::open(list).map_err(|source| Error::io(list, source))?;
         read_path_list(
             std::io::BufReader::new(file),
             separator,
@@ -292,27 +270,27 @@ fn find_pairs(documents: &Documents, options: &SearchOptions) -> crate::Result<S
     Ok(outcome)
 }
 
-fn params(options: &ScanOptions) -> Params {
+/// The options that shaped the result; saved fingerprints name their own
+/// feature options.
+fn params(options: &ScanOptions, saved: Option<&Provenance>) -> Params {
     let search = &options.search;
+    let (features, digest) = match saved {
+        Some(provenance) => (
+            provenance.options.clone().unwrap_or_default(),
+            provenance.digest.clone(),
+        ),
+        None => (options.features.describe(), options.features.digest()),
+    };
     Params {
-        method: method_name(search.method).to_string(),
+        method: search.method.to_string(),
         max_distance: search.max_distance,
         exact: search.method != Method::Rotate,
         window: (search.method == Method::Rotate).then_some(search.window),
-        features: options.features.describe(),
-        digest: options.features.digest(),
+        features,
+        digest,
         min_features: options.min_features,
         verify: options.verify,
         min_jaccard: options.min_jaccard,
         max_pairs: search.max_pairs,
-    }
-}
-
-/// The method's name as users type it.
-pub fn method_name(method: Method) -> &'static str {
-    match method {
-        Method::Exact => "exact",
-        Method::Rotate => "rotate",
-        Method::Brute => "brute",
     }
 }

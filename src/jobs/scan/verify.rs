@@ -120,14 +120,9 @@ fn source(documents: &mut Documents, id: DocId) -> Source {
             match documents.spool.as_mut() {
                 Some(spool) => match spool.read(offset, len) {
                     Ok(bytes) => Source::Bytes(bytes),
-                    Err(source) => Source::Failed(crate::Error::Io {
-                        path: name.into(),
-                        source,
-                    }),
+                    Err(source) => Source::Failed(crate::Error::io_named(name, source)),
                 },
-                None => Source::Failed(crate::Error::Usage(format!(
-                    "{name}: its text was not kept"
-                ))),
+                None => Source::Failed(crate::Error::data(name, "its text was not kept")),
             }
         }
     }
@@ -137,15 +132,10 @@ fn feature_set(fingerprinter: &Fingerprinter, source: Source) -> Result<Vec<u64>
     match source {
         Source::Path(path) => File::open(&path)
             .and_then(|file| fingerprinter.feature_set_reader(file))
-            .map_err(|source| crate::Error::Io { path, source }),
-        Source::Bytes(bytes) => {
-            fingerprinter
-                .feature_set_reader(bytes.as_slice())
-                .map_err(|source| crate::Error::Io {
-                    path: "stdin".into(),
-                    source,
-                })
-        }
+            .map_err(|source| crate::Error::io(&path, source)),
+        Source::Bytes(bytes) => fingerprinter
+            .feature_set_reader(bytes.as_slice())
+            .map_err(|source| crate::Error::io_named(crate::error::STDIN, source)),
         Source::Failed(error) => Err(error),
     }
 }

@@ -10,7 +10,7 @@ use std::io::{self, Read, Seek, SeekFrom, Write};
 
 use crate::diag::Diagnostics;
 use crate::fingerprint::Fingerprint;
-use crate::input::FileDocument;
+use crate::input::{FileDocument, Outcome, SkipReason};
 use crate::search::DocId;
 
 /// How a document can be named and read again.
@@ -78,17 +78,6 @@ impl Spool {
     }
 }
 
-/// What fingerprinting one input came to.
-#[derive(Debug)]
-pub enum Outcome {
-    /// A fingerprint (possibly of an empty or short document).
-    Done(Fingerprint),
-    /// Passed over, with a stable reason word.
-    Skipped(&'static str),
-    /// Could not be read.
-    Failed(crate::Error),
-}
-
 /// The documents of a run and their fingerprints, filled in input order.
 #[derive(Debug)]
 pub struct Documents {
@@ -116,23 +105,19 @@ impl Documents {
         }
     }
 
-    /// Accounts for one input's outcome, in input order; `document` is
-    /// only called when the outcome needs it.
-    pub fn record(
-        &mut self,
-        outcome: Outcome,
-        document: impl FnOnce() -> DocumentRef,
-        diag: &mut Diagnostics,
-    ) {
+    /// Accounts for one input's outcome, in input order.
+    pub fn record(&mut self, outcome: Outcome<(DocumentRef, Fingerprint)>, diag: &mut Diagnostics) {
         match outcome {
-            Outcome::Done(fingerprint) => self.fingerprinted(document(), fingerprint, diag),
-            Outcome::Skipped(reason) => self.skipped(&document().name(), reason, diag),
+            Outcome::Done((document, fingerprint)) => {
+                self.fingerprinted(document, fingerprint, diag)
+            }
+            Outcome::Skipped { name, reason } => self.skipped(&name, reason, diag),
             Outcome::Failed(error) => self.failed(error, diag),
         }
     }
 
     /// Counts an input passed over.
-    pub fn skipped(&mut self, name: &str, reason: &'static str, diag: &mut Diagnostics) {
+    pub fn skipped(&mut self, name: &str, reason: SkipReason, diag: &mut Diagnostics) {
         diag.tally.seen += 1;
         diag.tally.skip(reason);
         diag.note(format_args!("{name}: skipped ({reason})"));

@@ -1,4 +1,5 @@
-//! Parallel work, consumed in input order.
+//! Parallel work, consumed in input order: the one way the stages run
+//! per-document work on every core while output stays deterministic.
 //!
 //! Workers (rayon) compute results and send them, tagged with their index,
 //! to the calling thread, which hands them on strictly in input order. So
@@ -12,16 +13,23 @@ use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
+use rayon::iter::ParallelBridge;
 use rayon::prelude::*;
 
-/// Runs `work` on every item in parallel and calls `consume(index, item,
+/// Runs `work` on every item in parallel and calls `consume(index,
 /// result)` on this thread in input order, until `consume` breaks.
-pub fn for_each_ordered<T, R, W, C>(items: &[T], work: W, mut consume: C)
+///
+/// Items are pulled from `items` as workers become free, so the work
+/// starts with the first item, and the stream itself (a directory walk,
+/// say) runs on the workers too. Once `consume` breaks, no more items are
+/// pulled and items already pulled are not worked on.
+pub(crate) fn for_each_ordered<I, R, W, C>(items: I, work: W, mut consume: C)
 where
-    T: Sync,
+    I: Iterator + Send,
+    I::Item: Send,
     R: Send,
-    W: Fn(&T) -> R + Sync,
-    C: FnMut(usize, &T, R) -> ControlFlow<()>,
+    W: Fn(I::Item) -> R + Sync,
+    C: FnMut(usize, R) -> ControlFlow<()>,
 {
     let (sender, receiver) = mpsc::channel();
     let stopped = AtomicBool::new(false);
@@ -29,8 +37,9 @@ where
         let (work, stopped) = (&work, &stopped);
         scope.spawn(move || {
             items
-                .par_iter()
                 .enumerate()
+                .take_while(|_| !stopped.load(Ordering::Relaxed))
+                .par_bridge()
                 .for_each_with(sender, |sender, (index, item)| {
                     if stopped.load(Ordering::Relaxed) {
                         return;
@@ -44,7 +53,7 @@ where
         'receive: for (index, result) in receiver {
             waiting.insert(index, result);
             while let Some(result) = waiting.remove(&next) {
-                if consume(next, &items[next], result).is_break() {
+                if consume(next, result).is_break() {
                     stopped.store(true, Ordering::Relaxed);
                     break 'receive;
                 }
@@ -63,16 +72,16 @@ mod tests {
         let items: Vec<u64> = (0..2000).collect();
         let mut seen = Vec::new();
         for_each_ordered(
-            &items,
+            items.iter(),
             |&x| {
                 // Uneven work so results finish out of order.
                 let spins = (x * 7919) % 5000;
                 let junk = (0..spins).fold(x, |acc, i| acc.wrapping_mul(31).wrapping_add(i));
                 (x, junk)
             },
-            |index, &item, (echo, _junk)| {
-                assert_eq!(index as u64, item);
-                assert_eq!(echo, item);
+            |index, (echo, _junk)| {
+                assert_eq!(index as u64, items[index]);
+                assert_eq!(echo, items[index]);
                 seen.push(index);
                 ControlFlow::Continue(())
             },
@@ -81,9 +90,54 @@ mod tests {
     }
 
     #[test]
+    fn streams_arrive_in_order_whatever_the_work() {
+        let mut seen = Vec::new();
+        for_each_ordered(
+            (0..3000u64).map(|x| x * 3),
+            |x| {
+                let spins = (x * 7919) % 4000;
+                (0..spins).fold(x, |acc, i| acc.wrapping_mul(31).wrapping_add(i));
+                x / 3
+            },
+            |index, value| {
+                assert_eq!(index as u64, value);
+                seen.push(value);
+                ControlFlow::Continue(())
+            },
+        );
+        assert_eq!(seen, (0..3000).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn breaking_a_stream_stops_pulling_items() {
+        let pulled = std::sync::atomic::AtomicUsize::new(0);
+        let items = (0..1_000_000u32).inspect(|_| {
+            pulled.fetch_add(1, Ordering::Relaxed);
+        });
+        let mut consumed = 0;
+        for_each_ordered(
+            items,
+            |x| {
+                std::thread::sleep(std::time::Duration::from_micros(20));
+                x
+            },
+            |index, _| {
+                consumed += 1;
+                if index == 9 {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            },
+        );
+        assert_eq!(consumed, 10);
+        assert!(pulled.load(Ordering::Relaxed) < 1_000_000);
+    }
+
+    #[test]
     fn empty_input_calls_nothing() {
         let items: Vec<u8> = Vec::new();
-        for_each_ordered(&items, |_| 0, |_, _, _: i32| panic!("no items"));
+        for_each_ordered(items.iter(), |_| 0, |_, _: i32| panic!("no items"));
     }
 
     #[test]
@@ -92,13 +146,13 @@ mod tests {
         let worked = std::sync::atomic::AtomicUsize::new(0);
         let mut consumed = 0;
         for_each_ordered(
-            &items,
+            items.iter(),
             |_| {
                 // Slow enough that all the items would take seconds.
                 std::thread::sleep(std::time::Duration::from_micros(50));
                 worked.fetch_add(1, Ordering::Relaxed)
             },
-            |index, _, _| {
+            |index, _| {
                 consumed += 1;
                 if index == 9 {
                     ControlFlow::Break(())

@@ -1,0 +1,113 @@
+//! The `compare` job: two documents measured against each other, by
+//! SimHash distance and by the exact Jaccard of their feature sets.
+//!
+//! Each document is opened through the input layer (binary sniff, size
+//! limit, FIFOs that never wait for a writer) and copied once into an
+//! anonymous temporary file, so a pipe or stdin can be read for both
+//! measures and memory stays bounded whatever the size.
+
+use std::io::{self, Seek};
+use std::path::Path;
+
+use crate::error::STDIN;
+use crate::fingerprint::{Fingerprint, Fingerprinter, jaccard};
+use crate::input::{self, FileDocument, Outcome, WalkOptions};
+use crate::{Error, Result, jobs};
+
+/// One document, measured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measured {
+    /// Its name: the path as given, or `-` for stdin.
+    pub name: String,
+    /// Its fingerprint.
+    pub fingerprint: Fingerprint,
+    /// Its sorted, distinct feature hashes.
+    pub set: Vec<u64>,
+}
+
+/// Two documents and how near they are.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comparison {
+    /// The first document.
+    pub a: Measured,
+    /// The second document.
+    pub b: Measured,
+    /// Hamming distance of the fingerprints.
+    pub distance: u32,
+    /// Exact Jaccard of the feature sets.
+    pub jaccard: f64,
+}
+
+/// Measures `a` and `b` (`-`: stdin, for at most one of them).
+pub fn run(
+    a: &Path,
+    b: &Path,
+    fingerprinter: &Fingerprinter,
+    walk: &WalkOptions,
+) -> Result<Comparison> {
+    if jobs::is_stdin(a) && jobs::is_stdin(b) {
+        return Err(Error::Usage(
+            "only one of A and B can be stdin ('-')".to_string(),
+        ));
+    }
+    let a = measure(fingerprinter, a, walk)?;
+    let b = measure(fingerprinter, b, walk)?;
+    let distance = (a.fingerprint.simhash ^ b.fingerprint.simhash).count_ones();
+    let jaccard = jaccard(&a.set, &b.set);
+    Ok(Comparison {
+        a,
+        b,
+        distance,
+        jaccard,
+    })
+}
+
+/// Reads a document once into a temporary file, then measures it twice.
+fn measure(fingerprinter: &Fingerprinter, path: &Path, walk: &WalkOptions) -> Result<Measured> {
+    let (name, error_name, reader): (String, String, Box<dyn io::Read + Send>) =
+        if jobs::is_stdin(path) {
+            ("-".into(), STDIN.into(), Box::new(io::stdin()))
+        } else {
+            let document = FileDocument {
+                path: path.to_path_buf(),
+                display: path.display().to_string(),
+                explicit: true,
+            };
+            match input::open_document(&document, walk) {
+                Outcome::Done(reader) => (document.display.clone(), document.display, reader),
+                Outcome::Skipped { name, reason } => {
+                    return Err(Error::data(
+                        name,
+                        format!("not compared: {reason}{}", hint(reason)),
+                    ));
+                }
+                Outcome::Failed(error) => return Err(error),
+            }
+        };
+    let io_error = |source| Error::io_named(&error_name, source);
+    let mut spool = tempfile::tempfile().map_err(|e| Error::io_named("a temporary file", e))?;
+    let mut reader = reader;
+    io::copy(&mut reader, &mut spool).map_err(io_error)?;
+    spool.rewind().map_err(io_error)?;
+    let fingerprint = fingerprinter
+        .fingerprint_reader(&mut spool)
+        .map_err(io_error)?;
+    spool.rewind().map_err(io_error)?;
+    let set = fingerprinter
+        .feature_set_reader(&mut spool)
+        .map_err(io_error)?;
+    Ok(Measured {
+        name,
+        fingerprint,
+        set,
+    })
+}
+
+/// How to compare a document anyway.
+fn hint(reason: input::SkipReason) -> &'static str {
+    match reason {
+        input::SkipReason::Binary => " (use --binary to compare it anyway)",
+        input::SkipReason::TooLarge => " (larger than --max-filesize)",
+        _ => "",
+    }
+}

@@ -1,0 +1,173 @@
+//! The `fingerprint` job: one SimHash fingerprint, or one htm.core sparse
+//! encoding, per document, in input order.
+//!
+//! Inputs are paths (files and directories, walked with the scan's rules)
+//! and `-` for standard input as one document. Every document is opened
+//! through the input layer, so the binary sniff, size limit and FIFO policy
+//! are the scan's. Results reach the caller in input order, whatever the
+//! thread count; skips and errors are reported and counted in
+//! [`Diagnostics`].
+
+use std::io;
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+
+use crate::diag::Diagnostics;
+use crate::error::STDIN;
+use crate::fingerprint::{Fingerprint, Fingerprinter, SdrShape};
+use crate::input::{self, FileDocument, Outcome, Walk, WalkOptions};
+use crate::parallel::for_each_ordered;
+use crate::{Error, jobs};
+
+/// What to compute for each document.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    /// The 64-bit SimHash fingerprint.
+    SimHash,
+    /// htm.core's sparse encoding of this shape.
+    Sdr(SdrShape),
+}
+
+/// What was computed for one document.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Encoded {
+    /// A fingerprint (of an empty document too: `features` is then 0).
+    SimHash(Fingerprint),
+    /// The ascending active indices (empty for a document without features).
+    Sdr(Vec<usize>),
+}
+
+impl Encoded {
+    /// Whether the document had no features.
+    pub fn is_empty(&self) -> bool {
+        match self {
+            Encoded::SimHash(fingerprint) => fingerprint.features == 0,
+            Encoded::Sdr(active) => active.is_empty(),
+        }
+    }
+}
+
+/// A document to encode.
+enum Input {
+    File(FileDocument),
+    Stdin,
+}
+
+/// Encodes every document of `paths` (`-`: stdin) and calls `emit(name,
+/// encoded)` for each, in input order. Documents without features are
+/// warned about; a SimHash still reaches `emit` (its writer decides how to
+/// show it), an empty sparse encoding does not. The first error `emit`
+/// returns stops the run and is returned (a closed pipe, a full disk).
+pub fn run(
+    paths: &[PathBuf],
+    walk: &WalkOptions,
+    fingerprinter: &Fingerprinter,
+    encoding: Encoding,
+    diag: &mut Diagnostics,
+    mut emit: impl FnMut(&str, &Encoded) -> io::Result<()>,
+) -> io::Result<()> {
+    let inputs = paths
+        .iter()
+        .flat_map(|path| -> Box<dyn Iterator<Item = _> + Send> {
+            if jobs::is_stdin(path) {
+                Box::new(std::iter::once(Outcome::Done(Input::Stdin)))
+            } else {
+                Box::new(
+                    Walk::new(std::slice::from_ref(path), walk).map(|found| found.map(Input::File)),
+                )
+            }
+        });
+    let mut write_error = None;
+    for_each_ordered(
+        inputs,
+        |found| {
+            let opened = matches!(found, Outcome::Done(_));
+            let outcome = found.and_then(|input| encode(fingerprinter, walk, encoding, input));
+            (opened, outcome)
+        },
+        |_, (opened, outcome)| {
+            match outcome {
+                Outcome::Done((name, encoded)) => {
+                    diag.tally.seen += 1;
+                    if encoded.is_empty() {
+                        diag.tally.empty += 1;
+                        let what = match encoding {
+                            Encoding::SimHash => "fingerprint",
+                            Encoding::Sdr(_) => "encoding",
+                        };
+                        diag.warn(format_args!("{name}: no features (empty), no {what}"));
+                        if matches!(encoding, Encoding::Sdr(_)) {
+                            return ControlFlow::Continue(());
+                        }
+                    } else {
+                        diag.tally.fingerprinted += 1;
+                    }
+                    if let Err(error) = emit(&name, &encoded) {
+                        write_error = Some(error);
+                        return ControlFlow::Break(());
+                    }
+                }
+                Outcome::Skipped { name, reason } => {
+                    diag.tally.seen += 1;
+                    diag.tally.skip(reason);
+                    // A file the walk found is passed over quietly; one that
+                    // was opened and then refused (binary, too large) is
+                    // worth saying.
+                    if opened {
+                        diag.warn(format_args!("{name}: skipped ({reason})"));
+                    } else {
+                        diag.note(format_args!("{name}: skipped ({reason})"));
+                    }
+                }
+                Outcome::Failed(error) => {
+                    diag.tally.seen += 1;
+                    diag.error(error);
+                }
+            }
+            ControlFlow::Continue(())
+        },
+    );
+    match write_error {
+        Some(error) => Err(error),
+        None => Ok(()),
+    }
+}
+
+/// Encodes one document; its name is the display path, or `-` for stdin
+/// (as sha256sum names it).
+fn encode(
+    fingerprinter: &Fingerprinter,
+    walk: &WalkOptions,
+    encoding: Encoding,
+    input: Input,
+) -> Outcome<(String, Encoded)> {
+    let (name, opened) = match input {
+        Input::Stdin => (
+            "-".to_string(),
+            Outcome::Done(Box::new(io::stdin()) as Box<dyn io::Read + Send>),
+        ),
+        Input::File(file) => {
+            let opened = input::open_document(&file, walk);
+            (file.display, opened)
+        }
+    };
+    let error_name = if name == "-" {
+        STDIN.to_string()
+    } else {
+        name.clone()
+    };
+    opened.and_then(|reader| {
+        let encoded = match encoding {
+            Encoding::SimHash => fingerprinter
+                .fingerprint_reader(reader)
+                .map(Encoded::SimHash),
+            Encoding::Sdr(shape) => fingerprinter
+                .sdr_reader(reader, shape.size, shape.active)
+                .map(Encoded::Sdr),
+        };
+        match encoded {
+            Ok(encoded) => Outcome::Done((name, encoded)),
+            Err(source) => Outcome::Failed(Error::io_named(error_name, source)),
+        }
+    })
+}
