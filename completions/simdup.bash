@@ -315,7 +315,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__scan)
-            opts="-L -g -0 -k -q -v -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --hidden --follow --glob --max-filesize --binary --files-from --null --records --text-field --id-field --fingerprints --max-distance --method --window --max-pairs --min-features --verify --min-jaccard --format --groups --fail-on-duplicates --quiet --verbose --threads --help --version"
+            opts="-L -g -0 -t -k -q -v -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --hidden --follow --glob --max-filesize --binary --files-from --null --records --text-field --id-field --fingerprints --threshold --raw --verify --max-distance --method --window --max-pairs --min-features --format --groups --fail-on-duplicates --quiet --verbose --threads --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -381,6 +381,14 @@ _simdup() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --threshold)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -t)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --max-distance)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -402,10 +410,6 @@ _simdup() {
                     return 0
                     ;;
                 --min-features)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --min-jaccard)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

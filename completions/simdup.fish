@@ -50,14 +50,14 @@ jsonl\t'One JSON object per line'"
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l text-field -d 'With --records jsonl: the field holding the text' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l id-field -d 'With --records jsonl: the field holding the id (default: the line number)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l fingerprints -d 'Search fingerprints saved by `simdup fingerprint` instead of reading documents (`-`: stdin)' -r -F
-complete -c simdup -n "__fish_simdup_using_subcommand scan" -s k -l max-distance -d 'Report pairs whose fingerprints differ in at most K bits (0-32)' -r
-complete -c simdup -n "__fish_simdup_using_subcommand scan" -l method -d 'How pairs are found' -r -f -a "exact\t'Permuted block tables: every pair within k (default)'
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -s t -l threshold -d 'Near-duplicates are pairs whose exact Jaccard is at least T (0-1)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -s k -l max-distance -d 'Search radius: candidates differ in at most K bits, 0-32 (default: chosen by the cost model; 9 with --raw)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l method -d 'How candidate pairs are found' -r -f -a "exact\t'Permuted block tables: every pair within k (default)'
 rotate\t'Rotate, sort, compare neighbours: approximate (docs/SEARCH.md says when it pays)'
 brute\t'All pairs: the reference, for small inputs'"
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l window -d 'With --method rotate: neighbours compared after each sort [default: 8]' -r
-complete -c simdup -n "__fish_simdup_using_subcommand scan" -l max-pairs -d 'List at most N pairs (groups are always complete)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l max-pairs -d 'List at most N pairs (counts and groups are always complete)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l min-features -d 'Documents with fewer features are matched only by exact content' -r
-complete -c simdup -n "__fish_simdup_using_subcommand scan" -l min-jaccard -d 'With --verify: drop pairs whose exact Jaccard is below J (0-1)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l format -d 'Output format' -r -f -a "table\t'Aligned columns: distance, similarity, a, b'
 json\t'One JSON document with version, params, stats, pairs and groups'
 jsonl\t'One JSON object per pair (or group) per line'
@@ -72,7 +72,8 @@ complete -c simdup -n "__fish_simdup_using_subcommand scan" -l hidden -d 'Includ
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -s L -l follow -d 'Follow symbolic links (loops are reported, not followed)'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l binary -d 'Read files that look binary (a NUL byte in the first 8 KiB)'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -s 0 -l null -d 'With --files-from: paths are NUL-separated (find -print0)'
-complete -c simdup -n "__fish_simdup_using_subcommand scan" -l verify -d 'Re-read each pair and add the exact Jaccard of their feature sets'
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l raw -d 'Report raw SimHash pairs within -k instead: fast, unverified'
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l verify -d 'With --fingerprints: read the documents again and verify (raw by default there)'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l groups -d 'Report groups (connected components) instead of pairs'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l fail-on-duplicates -d 'Exit with code 1 when near-duplicates are found (for CI)'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -s q -l quiet -d 'No summary and no progress bar on stderr (errors are still printed)'

@@ -23,5 +23,6 @@ pub(crate) mod parallel;
 pub(crate) mod progress;
 pub mod report;
 pub mod search;
+pub mod verify;
 
 pub use error::{Error, Result};

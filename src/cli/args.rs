@@ -12,15 +12,14 @@ use simdup::fingerprint::{
     Weighting,
 };
 use simdup::input::{GlobFilter, WalkOptions};
-use simdup::search::{Method, SearchOptions};
+use simdup::search::Method;
 
 /// Defaults chosen by the quality report (docs/QUALITY.md, "Results").
 pub mod defaults {
     /// Shingle mode: word 3-shingles had the best F1 of every shingle mode.
     pub const SHINGLE: &str = "words:3";
-    /// Largest Hamming distance reported: k = 9 had the best plain F1 at
-    /// word-3 Jaccard >= 0.8 (0.85); with --verify, larger k only helps.
-    pub const MAX_DISTANCE: &str = "9";
+    /// The least Jaccard of a near-duplicate.
+    pub const THRESHOLD: &str = "0.8";
     /// Documents with fewer features are matched by exact content only.
     /// 1 (off): on short documents, SimHash pairs beat exact-content
     /// matching at every threshold measured (docs/QUALITY.md).
@@ -222,12 +221,12 @@ pub enum MethodArg {
 #[derive(Args, Clone, Debug)]
 #[command(next_help_heading = "Search")]
 pub struct SearchArgs {
-    /// Report pairs whose fingerprints differ in at most K bits (0-32).
-    #[arg(short = 'k', long, value_name = "K", default_value = defaults::MAX_DISTANCE,
+    /// Search radius: candidates differ in at most K bits, 0-32 (default: chosen by the cost model; 9 with --raw).
+    #[arg(short = 'k', long, value_name = "K",
           value_parser = clap::value_parser!(u32).range(0..=i64::from(simdup::search::MAX_DISTANCE)))]
-    pub max_distance: u32,
+    pub max_distance: Option<u32>,
 
-    /// How pairs are found.
+    /// How candidate pairs are found.
     #[arg(long, value_enum, default_value_t = MethodArg::Exact)]
     pub method: MethodArg,
 
@@ -235,7 +234,7 @@ pub struct SearchArgs {
     #[arg(long, value_name = "W")]
     pub window: Option<usize>,
 
-    /// List at most N pairs (groups are always complete).
+    /// List at most N pairs (counts and groups are always complete).
     #[arg(long, value_name = "N", default_value = defaults::MAX_PAIRS)]
     pub max_pairs: u64,
 
@@ -245,23 +244,22 @@ pub struct SearchArgs {
 }
 
 impl SearchArgs {
-    /// The library's search options; `--window` without `--method
-    /// rotate` is an error (it would be ignored).
-    pub fn to_options(&self) -> simdup::Result<SearchOptions> {
+    /// The method and window; `--window` without `--method rotate` is an
+    /// error (it would be ignored).
+    pub fn method(&self) -> simdup::Result<(Method, usize)> {
         if self.window.is_some() && self.method != MethodArg::Rotate {
             return Err(simdup::Error::Usage(
                 "--window applies only to --method rotate".to_string(),
             ));
         }
-        Ok(SearchOptions {
-            max_distance: self.max_distance,
-            method: match self.method {
-                MethodArg::Exact => Method::Exact,
-                MethodArg::Rotate => Method::Rotate,
-                MethodArg::Brute => Method::Brute,
-            },
-            window: self.window.unwrap_or(simdup::search::DEFAULT_WINDOW),
-            max_pairs: self.max_pairs,
-        })
+        let method = match self.method {
+            MethodArg::Exact => Method::Exact,
+            MethodArg::Rotate => Method::Rotate,
+            MethodArg::Brute => Method::Brute,
+        };
+        Ok((
+            method,
+            self.window.unwrap_or(simdup::search::DEFAULT_WINDOW),
+        ))
     }
 }

@@ -9,7 +9,7 @@ use super::args::{FeatureArgs, SearchArgs, WalkArgs};
 use super::{Finished, RecordsArg};
 use simdup::diag::Diagnostics;
 use simdup::input::{PathSeparator, RecordFormat, RecordOptions};
-use simdup::jobs::scan::{Inputs, ScanOptions};
+use simdup::jobs::scan::{Inputs, Mode, ScanOptions};
 use simdup::report::{self, Format, Listing};
 
 /// Output formats.
@@ -72,16 +72,22 @@ pub struct ScanArgs {
     #[arg(long, value_name = "FILE", num_args = 1.., help_heading = "Input")]
     pub fingerprints: Vec<PathBuf>,
 
-    #[command(flatten)]
-    pub search: SearchArgs,
+    /// Near-duplicates are pairs whose exact Jaccard is at least T (0-1).
+    #[arg(short = 't', long, value_name = "T", alias = "min-jaccard",
+          default_value = super::args::defaults::THRESHOLD, value_parser = parse_fraction,
+          help_heading = "Near-duplicates")]
+    pub threshold: f64,
 
-    /// Re-read each pair and add the exact Jaccard of their feature sets.
-    #[arg(long, help_heading = "Output")]
+    /// Report raw SimHash pairs within -k instead: fast, unverified.
+    #[arg(long, help_heading = "Near-duplicates")]
+    pub raw: bool,
+
+    /// With --fingerprints: read the documents again and verify (raw by default there).
+    #[arg(long, conflicts_with = "raw", help_heading = "Near-duplicates")]
     pub verify: bool,
 
-    /// With --verify: drop pairs whose exact Jaccard is below J (0-1).
-    #[arg(long, value_name = "J", requires = "verify", value_parser = parse_fraction, help_heading = "Output")]
-    pub min_jaccard: Option<f64>,
+    #[command(flatten)]
+    pub search: SearchArgs,
 
     /// Output format.
     #[arg(long, value_enum, default_value_t = FormatArg::Table, help_heading = "Output")]
@@ -118,15 +124,7 @@ fn parse_fraction(text: &str) -> Result<f64, String> {
 /// Runs `simdup scan`.
 pub fn run(args: ScanArgs) -> anyhow::Result<Finished> {
     super::set_threads(args.threads)?;
-    let options = ScanOptions {
-        features: args.features.to_options()?,
-        walk: args.walk.to_options()?,
-        search: args.search.to_options()?,
-        min_features: args.search.min_features,
-        verify: args.verify,
-        min_jaccard: args.min_jaccard,
-        progress: !args.quiet,
-    };
+    let options = options(&args)?;
     let inputs = inputs(&args)?;
     let mut diag = Diagnostics::new(args.verbose);
     if matches!(inputs, Inputs::Records(_)) && io::stdin().is_terminal() {
@@ -163,6 +161,45 @@ pub fn run(args: ScanArgs) -> anyhow::Result<Finished> {
         errored: diag.errored(),
         failed_on_duplicates: found && args.fail_on_duplicates,
     })
+}
+
+/// The library's scan options; options that cannot apply are errors.
+fn options(args: &ScanArgs) -> anyhow::Result<ScanOptions> {
+    let (method, window) = args.search.method()?;
+    // Saved fingerprints need not have documents at hand: raw unless asked.
+    let raw = args.raw || (!args.fingerprints.is_empty() && !args.verify);
+    if raw && threshold_given(args) {
+        anyhow::bail!(
+            "--threshold applies only to verified near-duplicates; drop --raw{}",
+            if args.fingerprints.is_empty() {
+                ""
+            } else {
+                " or add --verify"
+            }
+        );
+    }
+    Ok(ScanOptions {
+        features: args.features.to_options()?,
+        walk: args.walk.to_options()?,
+        mode: if raw {
+            Mode::Raw
+        } else {
+            Mode::Verified {
+                threshold: args.threshold,
+            }
+        },
+        max_distance: args.search.max_distance,
+        method,
+        window,
+        max_pairs: args.search.max_pairs,
+        min_features: args.search.min_features,
+        progress: !args.quiet,
+    })
+}
+
+/// Whether --threshold was given a value other than its default.
+fn threshold_given(args: &ScanArgs) -> bool {
+    args.threshold.to_string() != super::args::defaults::THRESHOLD
 }
 
 /// Chooses the input mode; conflicting modes, and options the mode would

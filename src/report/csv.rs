@@ -8,7 +8,7 @@ use super::{Listing, Report};
 pub(super) fn write<W: Write>(report: &Report, listing: Listing, out: &mut W) -> io::Result<()> {
     match listing {
         Listing::Pairs => {
-            let verify = report.params.verify;
+            let verify = report.params.verified();
             out.write_all(if verify {
                 b"a,b,distance,similarity,jaccard\n"
             } else {

@@ -83,7 +83,8 @@ mod tests {
         let mut out = Vec::new();
         write_document(&sample(), Listing::Pairs, &mut out).unwrap();
         let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
-        assert_eq!(value["version"], 1);
+        assert_eq!(value["version"], 2);
+        assert_eq!(value["params"]["mode"], "raw");
         assert_eq!(value["params"]["method"], "exact");
         assert_eq!(value["params"]["exact"], true);
         assert_eq!(value["pairs"][1]["distance"], 12);

@@ -18,7 +18,7 @@ use serde::Serialize;
 use crate::diag::Tally;
 
 /// The version of the JSON schema (`version` in JSON output).
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// The output formats of `scan`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,10 +45,19 @@ pub enum Listing {
 /// Every option that shaped the result.
 #[derive(Clone, Debug, Serialize)]
 pub struct Params {
+    /// `verified` (near-duplicates by exact Jaccard) or `raw` (SimHash
+    /// pairs within the radius).
+    pub mode: String,
+    /// Verified mode: the least Jaccard of a near-duplicate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub threshold: Option<f64>,
     /// Search method: `exact`, `rotate` or `brute`.
     pub method: String,
-    /// The largest Hamming distance reported (k).
+    /// The search radius k: the largest Hamming distance searched.
     pub max_distance: u32,
+    /// How the radius was chosen and what it buys (verified mode).
+    #[serde(skip_serializing_if = "RadiusParams::is_empty")]
+    pub radius: RadiusParams,
     /// Whether every pair within k is guaranteed to be found.
     pub exact: bool,
     /// Neighbours compared per rotation (rotate only).
@@ -60,13 +69,39 @@ pub struct Params {
     pub digest: String,
     /// Documents with fewer features are matched by exact content only.
     pub min_features: u64,
-    /// Whether pairs were verified by exact Jaccard.
-    pub verify: bool,
-    /// Pairs below this exact Jaccard were dropped (with verify).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub min_jaccard: Option<f64>,
     /// At most this many pairs are listed.
     pub max_pairs: u64,
+}
+
+/// How the search radius was chosen (verified mode).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct RadiusParams {
+    /// `cost model` or `option` (`-k`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chosen_by: Option<String>,
+    /// The expected share of pairs exactly at the threshold within k.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected_recall: Option<f64>,
+    /// The time the search and verification were to fit in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub budget_seconds: Option<f64>,
+    /// The time the cost model predicted for them at k.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub predicted_seconds: Option<f64>,
+}
+
+impl Params {
+    /// Whether pairs were verified (and carry their Jaccard).
+    pub fn verified(&self) -> bool {
+        self.mode == "verified"
+    }
+}
+
+impl RadiusParams {
+    /// Nothing to say (raw mode).
+    pub fn is_empty(&self) -> bool {
+        *self == RadiusParams::default()
+    }
 }
 
 /// Seconds spent in each stage.
@@ -98,7 +133,17 @@ pub struct Stats {
     pub largest_bucket: u64,
     /// Fingerprint comparisons made by the search.
     pub comparisons: u64,
-    /// Pairs found (before `max_pairs` and `min_jaccard`).
+    /// Document pairs the search proposed (within k, or sharing their
+    /// features).
+    pub candidates: u64,
+    /// Candidates verification found below the threshold.
+    pub below_threshold: u64,
+    /// Candidates that could not be verified (a document could not be
+    /// read again); never listed.
+    pub unverified: u64,
+    /// Documents read again by verification.
+    pub reread: u64,
+    /// Near-duplicate pairs after every filter (before `max_pairs`).
     pub pairs_found: u64,
     /// Pairs listed.
     pub pairs: u64,
@@ -177,15 +222,16 @@ pub(crate) mod tests {
         Report {
             version: SCHEMA_VERSION,
             params: Params {
+                mode: "raw".into(),
+                threshold: None,
                 method: "exact".into(),
                 max_distance: 3,
+                radius: RadiusParams::default(),
                 exact: true,
                 window: None,
                 features: "words:3".into(),
                 digest: "0123abcd".into(),
                 min_features: 8,
-                verify: false,
-                min_jaccard: None,
                 max_pairs: 1000,
             },
             stats: Stats::default(),

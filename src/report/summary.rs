@@ -44,12 +44,36 @@ pub fn write_summary<W: Write>(report: &Report, out: &mut W) -> io::Result<()> {
     let guarantee = if params.exact { "" } else { ", approximate" };
     write!(
         out,
-        "simdup: {megabytes:.1} MB in {seconds:.2} s ({rate:.1} MB/s); {} in {} (k = {}, {}{guarantee})",
+        "simdup: {megabytes:.1} MB in {seconds:.2} s ({rate:.1} MB/s); {} in {} ",
         counted(stats.pairs_found, "pair"),
         counted(stats.groups, "group"),
-        params.max_distance,
-        params.method
     )?;
+    match params.threshold {
+        Some(threshold) => {
+            write!(
+                out,
+                "(Jaccard >= {threshold}; {} within k = {}",
+                counted(stats.candidates, "candidate"),
+                params.max_distance
+            )?;
+            if let Some(recall) = params.radius.expected_recall {
+                write!(out, ", expected recall {recall:.3}")?;
+            }
+            write!(out, "{guarantee})")?;
+            if stats.unverified > 0 {
+                write!(
+                    out,
+                    "; {} could not be verified",
+                    counted(stats.unverified, "pair")
+                )?;
+            }
+        }
+        None => write!(
+            out,
+            "(k = {}, {}{guarantee})",
+            params.max_distance, params.method
+        )?,
+    }
     if stats.pairs < stats.pairs_found {
         write!(out, "; {} pairs listed", stats.pairs)?;
     }

@@ -1,7 +1,7 @@
 //! The table format: aligned columns for a person at a terminal.
 //!
-//! Pairs are one line each (distance, similarity, a, b), groups a block
-//! each. Control characters in names are escaped so a hostile file name
+//! Pairs are one line each (jaccard, distance, a, b when verified;
+//! distance, similarity, a, b in raw mode), groups a block each. Control characters in names are escaped so a hostile file name
 //! cannot move the cursor or hide text. No pairs: no output at all, so
 //! `simdup scan ... | wc -l` counts pairs.
 
@@ -20,7 +20,6 @@ fn write_pairs<W: Write>(report: &Report, out: &mut W) -> io::Result<()> {
     if report.pairs.is_empty() {
         return Ok(());
     }
-    let verify = report.params.verify;
     let names: Vec<(String, String)> = report
         .pairs
         .iter()
@@ -32,19 +31,20 @@ fn write_pairs<W: Write>(report: &Report, out: &mut W) -> io::Result<()> {
         .max()
         .unwrap_or(0)
         .max(1);
-    let jaccard_header = if verify { "  jaccard" } else { "" };
-    writeln!(
-        out,
-        "distance  similarity{jaccard_header}  {:<a_width$}  b",
-        "a"
-    )?;
+    let verified = report.params.verified();
+    if verified {
+        writeln!(out, "jaccard  distance  {:<a_width$}  b", "a")?;
+    } else {
+        writeln!(out, "distance  similarity  {:<a_width$}  b", "a")?;
+    }
     for (pair, (a, b)) in report.pairs.iter().zip(&names) {
-        write!(out, "{:>8}  {:>10.4}", pair.distance, pair.similarity)?;
-        if verify {
+        if verified {
             match pair.jaccard {
-                Some(jaccard) => write!(out, "  {jaccard:>7.4}")?,
-                None => write!(out, "  {:>7}", "-")?,
+                Some(jaccard) => write!(out, "{jaccard:>7.4}  {:>8}", pair.distance)?,
+                None => write!(out, "{:>7}  {:>8}", "-", pair.distance)?,
             }
+        } else {
+            write!(out, "{:>8}  {:>10.4}", pair.distance, pair.similarity)?;
         }
         // Pad by characters, not bytes, so non-ASCII names stay aligned.
         let padding = a_width - a.chars().count();

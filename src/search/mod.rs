@@ -206,3 +206,17 @@ pub fn search(
         stats,
     })
 }
+
+/// Predicted wall seconds of [`search`] with `Method::Exact` over `n`
+/// distinct fingerprints at distance `max_distance` on `threads` threads,
+/// from the cost model of docs/SEARCH.md (one comparison is about a
+/// nanosecond).
+pub fn predicted_seconds(n: usize, max_distance: u32, threads: usize) -> f64 {
+    const SECONDS_PER_COMPARISON: f64 = 1e-9;
+    let comparisons = match plan::choose(n, max_distance) {
+        plan::Plan::Nothing => 0.0,
+        plan::Plan::Brute => n as f64 * (n as f64 - 1.0) / 2.0,
+        plan::Plan::Blocks(m) => plan::blocks_cost(n, max_distance, m).unwrap_or(f64::MAX),
+    };
+    comparisons * SECONDS_PER_COMPARISON / threads.max(1) as f64
+}

@@ -115,6 +115,15 @@ fn process_substitutions_are_read_like_files() {
     let value: serde_json::Value = serde_json::from_slice(&scanned.stdout).unwrap();
     assert_eq!(value["stats"]["fingerprinted"], 2);
     assert_eq!(value["stats"]["pairs"], 1);
+
+    // Verification reads a piped document again from the copy kept of it.
+    dir.create("b.txt", crate::util::edit(&original, &[40]));
+    let verified = bash(&dir, "\"$SIMDUP\" scan <(cat a.txt) b.txt --format jsonl");
+    assert_eq!(verified.status.code(), Some(0), "{}", stderr(&verified));
+    let pairs = crate::util::json_lines(&verified.stdout);
+    assert_eq!(pairs.len(), 1, "{}", stdout(&verified));
+    let jaccard = pairs[0]["jaccard"].as_f64().unwrap();
+    assert!(jaccard > 0.9 && jaccard < 1.0, "{jaccard}");
 }
 
 #[test]

@@ -20,6 +20,7 @@ fn address_lines_from_stdin_find_their_near_duplicates() {
         .args([
             "scan",
             "-",
+            "--raw",
             "--shingle",
             "chars:3",
             "-k",
@@ -93,7 +94,7 @@ fn nul_separated_records() {
     let body = text(8, 200);
     let input = format!("{body}\0{body}\0{}\0", text(9, 200));
     let output = crate::util::simdup()
-        .args(["scan", "--records", "nul", "--format", "csv"])
+        .args(["scan", "--records", "nul", "--raw", "--format", "csv"])
         .write_stdin(input)
         .output()
         .unwrap();
@@ -123,7 +124,15 @@ fn files_from_reads_nul_separated_paths() {
     dir.create("ignored.txt", &body);
     let output = dir
         .simdup()
-        .args(["scan", "--files-from", "-", "-0", "--format", "csv"])
+        .args([
+            "scan",
+            "--files-from",
+            "-",
+            "-0",
+            "--raw",
+            "--format",
+            "csv",
+        ])
         .write_stdin("a b.txt\0c.txt\0")
         .output()
         .unwrap();

@@ -70,12 +70,12 @@ fn finds_the_near_duplicates_and_only_them() {
     let dir = corpus();
     let output = dir
         .simdup()
-        .args(["scan", "docs", "-k", "6", "--format", "json"])
+        .args(["scan", "docs", "--raw", "-k", "6", "--format", "json"])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let report = json_report(&output);
-    assert_eq!(report.version, 1);
+    assert_eq!(report.version, 2);
     assert_eq!(report.params.method, "exact");
     assert_eq!(report.params.max_distance, 6);
     assert!(report.params.exact);
@@ -116,7 +116,7 @@ fn table_lists_pairs_with_aligned_columns() {
     let dir = corpus();
     let output = dir
         .simdup()
-        .args(["scan", "docs", "-k", "6"])
+        .args(["scan", "docs", "--raw", "-k", "6"])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(0));
@@ -185,7 +185,7 @@ fn csv_has_a_header_and_quotes_names() {
     dir.create("d/with, comma.txt", &body);
     let output = dir
         .simdup()
-        .args(["scan", "d", "--format", "csv"])
+        .args(["scan", "d", "--raw", "--format", "csv"])
         .output()
         .unwrap();
     assert_eq!(

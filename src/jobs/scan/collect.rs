@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use crate::diag::Diagnostics;
 use crate::fingerprint::{Fingerprint, Fingerprinter};
 use crate::input::{
-    FingerprintSet, Outcome, Record, RecordOptions, RecordReader, Walk, WalkOptions,
+    FileDocument, FingerprintSet, Outcome, Record, RecordOptions, RecordReader, Walk, WalkOptions,
 };
 use crate::parallel::for_each_ordered;
 use crate::progress::Progress;
@@ -32,6 +32,9 @@ pub fn collect_paths(
         walk,
         |found| {
             found.and_then(|file| {
+                if file.explicit && is_fifo(&file.path) {
+                    return fingerprint_piped(fingerprinter, file, walk_options);
+                }
                 fingerprint_file(fingerprinter, &file, walk_options)
                     .map(|fingerprint| (DocumentRef::File(file), fingerprint))
             })
@@ -45,13 +48,74 @@ pub fn collect_paths(
     progress.finish();
 }
 
+/// Whether a path names a FIFO (a process substitution is one).
+fn is_fifo(path: &std::path::Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
+}
+
+/// Fingerprints a FIFO named on the command line while copying its bytes
+/// to an anonymous temporary file, since verification must read it again
+/// and a pipe can be read only once.
+fn fingerprint_piped(
+    fingerprinter: &Fingerprinter,
+    file: FileDocument,
+    walk_options: &WalkOptions,
+) -> Outcome<(DocumentRef, Fingerprint)> {
+    let error = |source| crate::Error::io_named(&file.display, source);
+    let copy = match tempfile::tempfile() {
+        Ok(copy) => copy,
+        Err(source) => return Outcome::Failed(error(source)),
+    };
+    let fingerprinted = crate::input::open_document(&file, walk_options).and_then(|reader| {
+        let mut tee = Tee {
+            reader,
+            copy: &copy,
+        };
+        match fingerprinter.fingerprint_reader(&mut tee) {
+            Ok(fingerprint) => Outcome::Done(fingerprint),
+            Err(source) => Outcome::Failed(error(source)),
+        }
+    });
+    fingerprinted.map(|fingerprint| {
+        let document = DocumentRef::Piped {
+            display: file.display,
+            copy: std::sync::Arc::new(copy),
+        };
+        (document, fingerprint)
+    })
+}
+
+/// A reader that writes a copy of everything it reads.
+struct Tee<'a, R> {
+    reader: R,
+    copy: &'a std::fs::File,
+}
+
+impl<R: std::io::Read> std::io::Read for Tee<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.reader.read(buf)?;
+        std::io::Write::write_all(&mut self.copy, &buf[..n])?;
+        Ok(n)
+    }
+}
+
 /// Records fingerprinted per parallel batch, and the bytes a batch may
 /// hold: enough to keep both cores busy, small enough to bound memory.
 const BATCH_RECORDS: usize = 4096;
 const BATCH_BYTES: usize = 16 << 20;
 
 /// Reads records from a stream and fingerprints them in parallel batches.
-/// With `keep_texts`, record texts are spooled so `--verify` can read them again.
+/// With `keep_texts`, the text of the first record of each class is
+/// spooled so verification can read it again.
 pub fn collect_records<R: BufRead>(
     reader: R,
     record_options: &RecordOptions,
@@ -65,7 +129,7 @@ pub fn collect_records<R: BufRead>(
         match Spool::new() {
             Ok(spool) => documents.spool = Some(spool),
             Err(error) => diag.error(format_args!(
-                "cannot create a temporary file to keep records for --verify: {error}"
+                "cannot create a temporary file to keep records for verification: {error}"
             )),
         }
     }
@@ -94,34 +158,26 @@ pub fn collect_records<R: BufRead>(
                 })
             },
             |_, outcome| {
-                let outcome = outcome
-                    .map(|(record, fingerprint)| (spooled(documents, &record, diag), fingerprint));
-                documents.record(outcome, diag);
+                match outcome {
+                    Outcome::Done((record, fingerprint)) => {
+                        let document = DocumentRef::Record {
+                            id: record.id,
+                            offset: None,
+                            len: record.text.len() as u64,
+                        };
+                        if documents.fingerprinted(document, fingerprint, diag) {
+                            documents.keep_text(&record.text, diag);
+                        }
+                    }
+                    Outcome::Skipped { name, reason } => documents.skipped(&name, reason, diag),
+                    Outcome::Failed(error) => documents.failed(error, diag),
+                }
                 progress.document_done(diag.tally.bytes);
                 ControlFlow::Continue(())
             },
         );
     }
     progress.finish();
-}
-
-/// The record as a document, its text appended to the spool when there is one.
-fn spooled(documents: &mut Documents, record: &Record, diag: &mut Diagnostics) -> DocumentRef {
-    let mut offset = 0;
-    if let Some(spool) = documents.spool.as_mut() {
-        match spool.append(&record.text) {
-            Ok(at) => offset = at,
-            Err(error) => {
-                diag.error(format_args!("cannot keep records for --verify: {error}"));
-                documents.spool = None;
-            }
-        }
-    }
-    DocumentRef::Record {
-        id: record.id.clone(),
-        offset,
-        len: record.text.len() as u64,
-    }
 }
 
 /// Adds fingerprints read back from `simdup fingerprint` output.

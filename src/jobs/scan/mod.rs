@@ -1,15 +1,21 @@
-//! The main job: inputs -> fingerprints -> pairs -> report.
+//! The main job: inputs -> fingerprints -> candidate pairs -> verified
+//! near-duplicates -> report.
 //!
 //! [`scan`] runs the stages in order and times each: collect (walk, read
-//! and fingerprint in parallel), search (SimHash pairs within k, plus exact
-//! content matches among documents too short for SimHash), verify
-//! (optional exact Jaccard), and the report model. Errors about single
-//! inputs are reported and counted in [`Diagnostics`]; only errors that
-//! make the whole run meaningless are returned.
+//! and fingerprint in parallel, documents with the same features joined
+//! into classes), radius (the cost model picks how far the search looks),
+//! search (SimHash pairs of classes within k), verify (exact Jaccard of
+//! each candidate; only pairs at or above the threshold are near
+//! duplicates), and the listing (class pairs back to document pairs and
+//! groups). In raw mode the search's pairs within k are the answer. Errors
+//! about single inputs are reported and counted in [`Diagnostics`]; only
+//! errors that make the whole run meaningless are returned.
 
 mod collect;
 mod documents;
-mod verify;
+mod listing;
+mod radius;
+mod sources;
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -21,10 +27,21 @@ use crate::input::{
     PathSeparator, Provenance, RecordOptions, WalkOptions, read_fingerprint_files, read_path_list,
 };
 use crate::progress::Progress;
-use crate::report::{self, Params, Report, ReportGroup, ReportPair, Seconds, Stats};
-use crate::search::{self, Method, Pair, SearchOptions, SearchOutcome};
+use crate::report::{self, Params, RadiusParams, Report, ReportGroup, ReportPair, Seconds, Stats};
+use crate::search::{self, DocId, Method, SearchOptions, SearchOutcome};
+use crate::verify::{self, Verdict};
 
-use documents::Documents;
+use documents::{ClassId, Documents};
+use listing::{ClassPair, DocumentPair, Listing};
+
+pub use radius::{BUDGET_SHARE, MIN_BUDGET_SECONDS, bit_flip_probability, expected_recall};
+
+/// The radius of raw mode when none is given: k = 9 had the best F1 of raw
+/// SimHash on the generated corpus (docs/QUALITY.md).
+pub const RAW_MAX_DISTANCE: u32 = 9;
+
+/// The Jaccard threshold of a near-duplicate when none is given.
+pub const DEFAULT_THRESHOLD: f64 = 0.8;
 
 /// Where the documents of a scan come from.
 #[derive(Clone, Debug)]
@@ -44,6 +61,19 @@ pub enum Inputs {
     Fingerprints(Vec<PathBuf>),
 }
 
+/// What a scan reports.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Mode {
+    /// Near-duplicates: pairs whose exact Jaccard is at least `threshold`;
+    /// SimHash only proposes the candidates.
+    Verified {
+        /// The least Jaccard of a near-duplicate, 0 to 1.
+        threshold: f64,
+    },
+    /// Every pair whose fingerprints lie within the radius, unverified.
+    Raw,
+}
+
 /// Every option of a scan, as plain data.
 #[derive(Clone, Debug)]
 pub struct ScanOptions {
@@ -51,16 +81,34 @@ pub struct ScanOptions {
     pub features: FeatureOptions,
     /// Walk and read options.
     pub walk: WalkOptions,
-    /// Search options.
-    pub search: SearchOptions,
+    /// Near-duplicates by Jaccard, or raw SimHash pairs.
+    pub mode: Mode,
+    /// The search radius k; `None`: chosen by the cost model when
+    /// verifying, [`RAW_MAX_DISTANCE`] in raw mode.
+    pub max_distance: Option<u32>,
+    /// The search method.
+    pub method: Method,
+    /// Neighbours compared per rotation (`Method::Rotate`).
+    pub window: usize,
+    /// Pairs listed at most (counts and groups stay complete).
+    pub max_pairs: u64,
     /// Documents with fewer features are matched by exact content only.
     pub min_features: u64,
-    /// Verify pairs by exact Jaccard.
-    pub verify: bool,
-    /// With verify: drop pairs below this Jaccard.
-    pub min_jaccard: Option<f64>,
     /// Draw a progress bar (when stderr is a terminal).
     pub progress: bool,
+}
+
+/// What the search and verification stages found, before naming.
+struct Found {
+    listing: Listing,
+    radius: RadiusParams,
+    max_distance: u32,
+    search: search::SearchStats,
+    candidates: u64,
+    below_threshold: u64,
+    unverified: u64,
+    reread: u64,
+    searched: Instant,
 }
 
 /// Runs a scan and returns its report; per-input problems go to `diag`.
@@ -73,54 +121,46 @@ pub fn scan(
     let fingerprinter = Fingerprinter::new(options.features.clone());
     let mut documents = Documents::new(options.min_features);
     let provenance = collect(inputs, options, &fingerprinter, &mut documents, diag)?;
-    let params = params(options, provenance.as_ref());
     let collected = Instant::now();
-
-    let searching = Progress::spinner(
-        options.progress,
-        &format!(
-            "searching {} fingerprints for pairs within {} bits",
-            documents.simhashes.len(),
-            options.search.max_distance
-        ),
-    );
-    let outcome = find_pairs(&documents, &options.search);
-    searching.finish();
-    let outcome = outcome?;
-    let searched = Instant::now();
-
-    let mut pairs = outcome.pairs;
-    let mut groups = outcome.groups;
-    let mut jaccards = Vec::new();
-    if options.verify {
-        jaccards = verify::verify_pairs(&pairs, &mut documents, &fingerprinter, diag);
-        if let Some(min_jaccard) = options.min_jaccard {
-            (pairs, jaccards) = pairs
-                .into_iter()
-                .zip(jaccards)
-                .filter(|(_, jaccard)| jaccard.is_some_and(|j| j >= min_jaccard))
-                .unzip();
-            groups = search::groups_of_pairs(&pairs);
-        }
-    }
-    let verified = Instant::now();
-
-    let pairs = name_pairs(&pairs, &jaccards, &documents);
-    let groups = name_groups(&groups, &documents);
+    let fingerprint_seconds = (collected - started).as_secs_f64();
+    let found = match options.mode {
+        Mode::Raw => raw(&documents, options)?,
+        Mode::Verified { threshold } => verified(
+            &mut documents,
+            &fingerprinter,
+            options,
+            threshold,
+            fingerprint_seconds,
+            diag,
+        )?,
+    };
+    let verified_at = Instant::now();
+    let pairs = name_pairs(&found.listing.pairs, &documents);
+    let groups = name_groups(&found.listing.groups, &documents);
     let named = Instant::now();
+    let params = params(
+        options,
+        provenance.as_ref(),
+        found.max_distance,
+        found.radius,
+    );
     let stats = Stats {
         inputs: diag.tally.clone(),
-        unique_fingerprints: outcome.stats.unique_fingerprints,
-        largest_bucket: outcome.stats.largest_bucket,
-        comparisons: outcome.stats.comparisons,
-        pairs_found: outcome.total_pairs,
+        unique_fingerprints: found.search.unique_fingerprints,
+        largest_bucket: found.search.largest_bucket,
+        comparisons: found.search.comparisons,
+        candidates: found.candidates,
+        below_threshold: found.below_threshold,
+        unverified: found.unverified,
+        reread: found.reread,
+        pairs_found: found.listing.total,
         pairs: pairs.len() as u64,
         groups: groups.len() as u64,
         seconds: Seconds {
-            fingerprint: (collected - started).as_secs_f64(),
-            search: (searched - collected).as_secs_f64(),
-            verify: (verified - searched).as_secs_f64(),
-            report: (named - verified).as_secs_f64(),
+            fingerprint: fingerprint_seconds,
+            search: (found.searched - collected).as_secs_f64(),
+            verify: (verified_at - found.searched).as_secs_f64(),
+            report: (named - verified_at).as_secs_f64(),
             total: started.elapsed().as_secs_f64(),
         },
     };
@@ -130,6 +170,184 @@ pub fn scan(
         stats,
         pairs,
         groups,
+    })
+}
+
+/// Raw mode: every pair of documents within k, as the search lists them.
+fn raw(documents: &Documents, options: &ScanOptions) -> crate::Result<Found> {
+    let max_distance = options.max_distance.unwrap_or(RAW_MAX_DISTANCE);
+    let search_options = SearchOptions {
+        max_distance,
+        method: options.method,
+        window: options.window,
+        max_pairs: options.max_pairs,
+    };
+    let searching = Progress::spinner(
+        options.progress,
+        &format!(
+            "searching {} fingerprints for pairs within {max_distance} bits",
+            documents.classes.len()
+        ),
+    );
+    let outcome = find_raw_pairs(documents, &search_options);
+    searching.finish();
+    let outcome = outcome?;
+    let pairs = outcome
+        .pairs
+        .iter()
+        .map(|pair| DocumentPair {
+            a: pair.a,
+            b: pair.b,
+            distance: pair.distance,
+            jaccard: None,
+        })
+        .collect();
+    Ok(Found {
+        listing: Listing {
+            pairs,
+            total: outcome.total_pairs,
+            groups: outcome.groups,
+        },
+        radius: RadiusParams::default(),
+        max_distance,
+        search: outcome.stats,
+        candidates: outcome.total_pairs,
+        below_threshold: 0,
+        unverified: 0,
+        reread: 0,
+        searched: Instant::now(),
+    })
+}
+
+/// Verified mode: candidate pairs of classes within the chosen radius,
+/// each decided by the exact Jaccard of its feature sets.
+fn verified(
+    documents: &mut Documents,
+    fingerprinter: &Fingerprinter,
+    options: &ScanOptions,
+    threshold: f64,
+    fingerprint_seconds: f64,
+    diag: &mut Diagnostics,
+) -> crate::Result<Found> {
+    // Short classes match by exact content only: never searched.
+    let entries: Vec<(DocId, u64)> = documents
+        .classes
+        .iter()
+        .enumerate()
+        .filter(|(_, class)| !class.short)
+        .map(|(index, class)| (index as DocId, class.simhash))
+        .collect();
+    let fingerprints: Vec<u64> = entries.iter().map(|&(_, simhash)| simhash).collect();
+    let searched_classes = entries.len().max(1) as f64;
+    let workload = radius::Workload {
+        fingerprints: &fingerprints,
+        mean_features: documents
+            .classes
+            .iter()
+            .filter(|class| !class.short)
+            .map(|class| class.features as f64)
+            .sum::<f64>()
+            / searched_classes,
+        fingerprint_seconds,
+        documents: documents.refs.len() as u64,
+        threads: rayon::current_num_threads(),
+    };
+    let (chosen, chosen_by) = match options.max_distance {
+        Some(k) => (radius::given(&workload, threshold, k), "option"),
+        None => (radius::choose(&workload, threshold), "cost model"),
+    };
+    drop(fingerprints);
+    let max_distance = chosen.max_distance;
+    let searching = Progress::spinner(
+        options.progress,
+        &format!(
+            "searching {} fingerprints for candidates within {max_distance} bits",
+            entries.len()
+        ),
+    );
+    let outcome = search::search(
+        &entries,
+        &SearchOptions {
+            max_distance,
+            method: options.method,
+            window: options.window,
+            // Every candidate is verified; only the listing is capped.
+            max_pairs: u64::MAX,
+        },
+    );
+    searching.finish();
+    let outcome = outcome?;
+    drop(entries);
+    let searched = Instant::now();
+
+    let members = documents.members();
+    let class_pairs: Vec<(u32, u32)> = outcome.pairs.iter().map(|p| (p.a, p.b)).collect();
+    let checking = Progress::spinner(
+        options.progress,
+        &format!("verifying {} candidate pairs", class_pairs.len()),
+    );
+    let firsts: Vec<DocId> = documents.classes.iter().map(|class| class.first).collect();
+    let sizes: Vec<u64> = documents
+        .classes
+        .iter()
+        .map(|class| class.features)
+        .collect();
+    let classes = documents.classes.len();
+    let checked = {
+        let sources = sources::Sources::new(documents, fingerprinter);
+        verify::verify(
+            &class_pairs,
+            classes,
+            |class| sizes[class as usize],
+            |class| sources.feature_set(firsts[class as usize]),
+            threshold,
+            verify::DEFAULT_BUDGET,
+        )
+    };
+    checking.finish();
+    for (_, error) in &checked.failures {
+        diag.error(format_args!("{error} (while verifying)"));
+    }
+    let weight =
+        |pair: &search::Pair| members.of(pair.a).len() as u64 * members.of(pair.b).len() as u64;
+    let mut near = Vec::new();
+    let (mut below_threshold, mut unverified) = (0u64, 0u64);
+    for (pair, verdict) in outcome.pairs.iter().zip(&checked.verdicts) {
+        match *verdict {
+            Verdict::Near(jaccard) => near.push(ClassPair {
+                a: pair.a,
+                b: pair.b,
+                distance: pair.distance,
+                jaccard: Some(jaccard),
+            }),
+            Verdict::Below => below_threshold += weight(pair),
+            Verdict::Unverified => unverified += weight(pair),
+        }
+    }
+    let listing = listing::list(&near, classes, &members, options.max_pairs, true);
+    // Pairs within a class need no verification: they share their features.
+    let within: u64 = (0..classes as ClassId)
+        .map(|class| {
+            let c = members.of(class).len() as u64;
+            c * c.saturating_sub(1) / 2
+        })
+        .sum();
+    let proposed: u64 = outcome.pairs.iter().map(weight).sum();
+    Ok(Found {
+        candidates: within + proposed,
+        listing,
+        radius: RadiusParams {
+            chosen_by: Some(chosen_by.to_string()),
+            expected_recall: Some(chosen.expected_recall),
+            budget_seconds: Some(chosen.budget_seconds),
+            predicted_seconds: Some(chosen.predicted_seconds),
+        },
+        max_distance,
+        search: outcome.stats,
+        below_threshold,
+        unverified,
+        reread: checked.items_read,
+        searched,
     })
 }
 
@@ -169,7 +387,7 @@ fn collect(
             fingerprinter,
             documents,
             diag,
-            options.verify,
+            matches!(options.mode, Mode::Verified { .. }),
             options.progress,
         ),
         Inputs::Fingerprints(files) => {
@@ -180,15 +398,16 @@ fn collect(
                 ));
             }
             if let Some(provenance) = &saved.provenance
-                && options.verify
+                && matches!(options.mode, Mode::Verified { .. })
                 && provenance.digest != options.features.digest()
             {
-                diag.warn(format_args!(
-                    "--verify reads the documents with the feature options given now ({}), \
-                     not those of the saved fingerprints ({})",
+                return Err(Error::Usage(format!(
+                    "verification reads the documents again with the feature options given \
+                     ({}), but {} was made with other options ({}): give the same options",
                     options.features.describe(),
-                    provenance.options.as_deref().unwrap_or_default()
-                ));
+                    provenance.source_name,
+                    provenance.options.as_deref().unwrap_or("not named")
+                )));
             }
             let provenance = saved.provenance.clone();
             collect::collect_saved(saved, documents, diag);
@@ -199,22 +418,21 @@ fn collect(
 }
 
 /// Pairs with document names, and exact Jaccard where verified.
-fn name_pairs(pairs: &[Pair], jaccards: &[Option<f64>], documents: &Documents) -> Vec<ReportPair> {
+fn name_pairs(pairs: &[DocumentPair], documents: &Documents) -> Vec<ReportPair> {
     pairs
         .iter()
-        .enumerate()
-        .map(|(index, pair)| ReportPair {
+        .map(|pair| ReportPair {
             a: documents.name(pair.a).into_owned(),
             b: documents.name(pair.b).into_owned(),
             distance: pair.distance,
             similarity: report::similarity(pair.distance),
-            jaccard: jaccards.get(index).copied().flatten(),
+            jaccard: pair.jaccard,
         })
         .collect()
 }
 
 /// Groups with document names, numbered from 1.
-fn name_groups(groups: &[Vec<search::DocId>], documents: &Documents) -> Vec<ReportGroup> {
+fn name_groups(groups: &[Vec<DocId>], documents: &Documents) -> Vec<ReportGroup> {
     groups
         .iter()
         .enumerate()
@@ -242,18 +460,28 @@ fn read_list(list: &std::path::Path, separator: PathSeparator) -> crate::Result<
     }
 }
 
-/// SimHash pairs among documents with enough features, and exact-content
-/// pairs (distance 0) among the short ones; the two never meet, because
-/// equal content means an equal feature count.
-fn find_pairs(documents: &Documents, options: &SearchOptions) -> crate::Result<SearchOutcome> {
-    let mut outcome = search::search(&documents.simhashes, options)?;
-    if documents.short.len() > 1 {
+/// Raw mode's search: SimHash pairs among documents with enough features,
+/// and exact-content pairs (distance 0) among the short ones; the two
+/// never meet, because equal content means an equal feature count.
+fn find_raw_pairs(documents: &Documents, options: &SearchOptions) -> crate::Result<SearchOutcome> {
+    let (mut simhashes, mut short) = (Vec::new(), Vec::new());
+    for (id, &class) in documents.class_of.iter().enumerate() {
+        let class = &documents.classes[class as usize];
+        if class.short {
+            // Exact content: documents of one class share it.
+            short.push((id as DocId, u64::from(documents.class_of[id])));
+        } else {
+            simhashes.push((id as DocId, class.simhash));
+        }
+    }
+    let mut outcome = search::search(&simhashes, options)?;
+    if short.len() > 1 {
         let exact_content = SearchOptions {
             max_distance: 0,
             method: Method::Exact,
             ..options.clone()
         };
-        let short = search::search(&documents.short, &exact_content)?;
+        let short = search::search(&short, &exact_content)?;
         outcome.pairs.extend(short.pairs);
         outcome.pairs.sort_unstable();
         outcome
@@ -272,8 +500,12 @@ fn find_pairs(documents: &Documents, options: &SearchOptions) -> crate::Result<S
 
 /// The options that shaped the result; saved fingerprints name their own
 /// feature options.
-fn params(options: &ScanOptions, saved: Option<&Provenance>) -> Params {
-    let search = &options.search;
+fn params(
+    options: &ScanOptions,
+    saved: Option<&Provenance>,
+    max_distance: u32,
+    radius: RadiusParams,
+) -> Params {
     let (features, digest) = match saved {
         Some(provenance) => (
             provenance.options.clone().unwrap_or_default(),
@@ -281,16 +513,24 @@ fn params(options: &ScanOptions, saved: Option<&Provenance>) -> Params {
         ),
         None => (options.features.describe(), options.features.digest()),
     };
+    let (mode, threshold) = match options.mode {
+        Mode::Verified { threshold } => ("verified", Some(threshold)),
+        Mode::Raw => ("raw", None),
+    };
     Params {
-        method: search.method.to_string(),
-        max_distance: search.max_distance,
-        exact: search.method != Method::Rotate,
-        window: (search.method == Method::Rotate).then_some(search.window),
+        mode: mode.to_string(),
+        threshold,
+        method: options.method.to_string(),
+        max_distance,
+        radius,
+        exact: options.method != Method::Rotate,
+        window: (options.method == Method::Rotate).then_some(options.window),
         features,
         digest,
         min_features: options.min_features,
-        verify: options.verify,
-        min_jaccard: options.min_jaccard,
-        max_pairs: search.max_pairs,
+        max_pairs: options.max_pairs,
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,231 @@
+//! From near-duplicate classes to the pairs and groups of documents the
+//! report lists.
+//!
+//! The search and verification work on classes (documents with the same
+//! features); here every near pair of classes stands for all the document
+//! pairs between them, and every class of two or more documents for the
+//! pairs within it (Jaccard 1, distance 0). They are counted without being
+//! enumerated, and only the first `max_pairs` in the report's order are
+//! built, so a class of a million copies costs a million ids, not 5·10^11
+//! pairs.
+
+use super::documents::{ClassId, Members};
+use crate::search::DocId;
+
+/// Two classes found near each other (verified, or within k in raw mode).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClassPair {
+    /// The first class.
+    pub a: ClassId,
+    /// The second class.
+    pub b: ClassId,
+    /// Hamming distance of their fingerprints.
+    pub distance: u32,
+    /// Exact Jaccard, when verified.
+    pub jaccard: Option<f64>,
+}
+
+/// A pair of documents to list.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DocumentPair {
+    /// The earlier document.
+    pub a: DocId,
+    /// The later document.
+    pub b: DocId,
+    /// Hamming distance of their fingerprints.
+    pub distance: u32,
+    /// Exact Jaccard, when verified.
+    pub jaccard: Option<f64>,
+}
+
+/// The pairs to list, how many there are in all, and the groups.
+#[derive(Debug, Default)]
+pub struct Listing {
+    /// The first `max_pairs` pairs in the report's order.
+    pub pairs: Vec<DocumentPair>,
+    /// Every pair, counted.
+    pub total: u64,
+    /// Connected components of two or more documents, members ascending,
+    /// in order of first member.
+    pub groups: Vec<Vec<DocId>>,
+}
+
+/// Lists the document pairs of near classes and of classes with several
+/// members. When `verified`, pairs carry their Jaccard (1 within a class)
+/// and are ordered by it, highest first; else by distance. Ties go by the
+/// documents' input order.
+pub fn list(
+    near: &[ClassPair],
+    classes: usize,
+    members: &Members,
+    max_pairs: u64,
+    verified: bool,
+) -> Listing {
+    let within = verified.then_some(1.0);
+    let mut top = Top::new(max_pairs);
+    let mut total = 0u64;
+    let key = order_key(0, within);
+    for class in 0..classes as ClassId {
+        let ids = members.of(class);
+        let c = ids.len() as u64;
+        if c < 2 {
+            continue;
+        }
+        total = total.saturating_add(c * (c - 1) / 2);
+        'rows: for (i, &a) in ids.iter().enumerate() {
+            for (j, &b) in ids[i + 1..].iter().enumerate() {
+                if !top.offer((key, a, b, Source::Within)) {
+                    if j == 0 {
+                        break 'rows;
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    for (index, pair) in near.iter().enumerate() {
+        let (xs, ys) = (members.of(pair.a), members.of(pair.b));
+        total = total.saturating_add(xs.len() as u64 * ys.len() as u64);
+        let key = order_key(pair.distance, pair.jaccard);
+        for &x in xs {
+            for &y in ys {
+                let (a, b) = if x < y { (x, y) } else { (y, x) };
+                // For a fixed x the pairs grow with y: stop the row at
+                // the first refusal.
+                if !top.offer((key, a, b, Source::Between(index))) {
+                    break;
+                }
+            }
+        }
+    }
+    let pairs = top
+        .into_sorted()
+        .into_iter()
+        .map(|(_, a, b, source)| match source {
+            Source::Within => DocumentPair {
+                a,
+                b,
+                distance: 0,
+                jaccard: within,
+            },
+            Source::Between(index) => DocumentPair {
+                a,
+                b,
+                distance: near[index].distance,
+                jaccard: near[index].jaccard,
+            },
+        })
+        .collect();
+    Listing {
+        pairs,
+        total,
+        groups: groups(near, classes, members),
+    }
+}
+
+/// Where a listed pair comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Source {
+    /// Two members of one class.
+    Within,
+    /// Members of the classes of `near[index]`.
+    Between(usize),
+}
+
+/// Sorts verified pairs by Jaccard, highest first (the bits of 1 - J keep
+/// the order of non-negative floats), raw pairs by distance.
+fn order_key(distance: u32, jaccard: Option<f64>) -> u64 {
+    match jaccard {
+        Some(jaccard) => (1.0 - jaccard).max(0.0).to_bits(),
+        None => u64::from(distance),
+    }
+}
+
+/// The components of the near class pairs, plus every class of two or
+/// more documents, as groups of documents.
+fn groups(near: &[ClassPair], classes: usize, members: &Members) -> Vec<Vec<DocId>> {
+    let mut parent: Vec<ClassId> = (0..classes as ClassId).collect();
+    fn find(parent: &mut [ClassId], mut x: ClassId) -> ClassId {
+        while parent[x as usize] != x {
+            let grandparent = parent[parent[x as usize] as usize];
+            parent[x as usize] = grandparent;
+            x = grandparent;
+        }
+        x
+    }
+    for pair in near {
+        let (a, b) = (find(&mut parent, pair.a), find(&mut parent, pair.b));
+        parent[a.max(b) as usize] = a.min(b);
+    }
+    // Documents per component, counted at its root; only components of
+    // two or more documents get a group (and memory).
+    let mut count = vec![0u32; classes];
+    for class in 0..classes as ClassId {
+        let root = find(&mut parent, class) as usize;
+        count[root] += members.of(class).len() as u32;
+    }
+    let mut slot = vec![usize::MAX; classes];
+    let mut groups: Vec<Vec<DocId>> = Vec::new();
+    for class in 0..classes as ClassId {
+        let root = find(&mut parent, class) as usize;
+        if count[root] < 2 {
+            continue;
+        }
+        if slot[root] == usize::MAX {
+            slot[root] = groups.len();
+            groups.push(Vec::with_capacity(count[root] as usize));
+        }
+        groups[slot[root]].extend_from_slice(members.of(class));
+    }
+
+    for group in groups.iter_mut() {
+        group.sort_unstable();
+    }
+    groups.sort_unstable_by_key(|group| group[0]);
+    groups
+}
+
+/// The smallest `cap` items offered, in any order until `into_sorted`:
+/// keeps at most twice `cap`, dropping the larger half when full, and then
+/// refuses anything not below the largest kept.
+struct Top<T> {
+    cap: usize,
+    kept: Vec<T>,
+    limit: Option<T>,
+}
+
+impl<T: Ord + Copy> Top<T> {
+    fn new(cap: u64) -> Top<T> {
+        Top {
+            cap: usize::try_from(cap).unwrap_or(usize::MAX),
+            kept: Vec::new(),
+            limit: None,
+        }
+    }
+
+    /// Offers an item; false if refused.
+    fn offer(&mut self, item: T) -> bool {
+        if self.cap == 0 || self.limit.is_some_and(|limit| item >= limit) {
+            return false;
+        }
+        self.kept.push(item);
+        if self.kept.len() >= self.cap.saturating_mul(2) {
+            self.prune();
+        }
+        true
+    }
+
+    fn prune(&mut self) {
+        if self.kept.len() > self.cap {
+            self.kept.select_nth_unstable(self.cap - 1);
+            self.kept.truncate(self.cap);
+            self.limit = self.kept.iter().max().copied();
+        }
+    }
+
+    fn into_sorted(mut self) -> Vec<T> {
+        self.prune();
+        self.kept.sort_unstable();
+        self.kept
+    }
+}

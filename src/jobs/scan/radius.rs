@@ -1,0 +1,261 @@
+//! Choosing the search radius: the widest k whose predicted cost (search
+//! plus verification) fits a time budget tied to the fingerprinting time,
+//! and the recall that k is expected to buy at the threshold.
+//!
+//! SimHash estimates the angle θ between two documents' feature vectors:
+//! each of the 64 bits differs with probability θ/π (Charikar 2002). Two
+//! sets of equal size with Jaccard J have cosine 2J / (1 + J), the lowest
+//! cosine any pair with that Jaccard can have, so a pair exactly at the
+//! threshold t differs in a Binomial(64, p) number of bits with
+//! p = arccos(2t / (1 + t)) / π, and pairs above t differ in fewer. The
+//! expected recall at the threshold is P(Binomial(64, p) <= k); docs/SEARCH.md
+//! compares it with measured distances.
+//!
+//! The cost of a radius is the search's predicted time plus verification:
+//! reading again every document in a candidate pair and comparing the
+//! sets of every candidate pair. Candidates are estimated from the
+//! distances of a deterministic sample of fingerprint pairs, so skewed
+//! corpora (shared boilerplate pulls unrelated fingerprints together) pay
+//! for their skew before the search starts.
+
+/// Pairs of fingerprints sampled to estimate how many pairs lie within
+/// each distance (all pairs below this many).
+const SAMPLE_PAIRS: u64 = 1 << 21;
+
+/// The budget never drops below this: a small corpus always gets the
+/// radius its recall needs.
+pub const MIN_BUDGET_SECONDS: f64 = 1.0;
+
+/// The budget is this share of the fingerprinting time, so a verified
+/// scan takes at most about 1.5 times as long as fingerprinting alone.
+pub const BUDGET_SHARE: f64 = 0.5;
+
+/// No radius beyond the one whose expected recall reaches this.
+const ENOUGH_RECALL: f64 = 0.9995;
+
+/// Seconds to compare one feature of a candidate pair's sets (a merge
+/// step), measured on the development machine.
+const SECONDS_PER_MERGE_STEP: f64 = 2e-9;
+
+/// What the cost model chose.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Radius {
+    /// The search radius k.
+    pub max_distance: u32,
+    /// Expected share of the pairs exactly at the threshold that lie
+    /// within k (pairs above the threshold are found more often).
+    pub expected_recall: f64,
+    /// Predicted seconds of search and verification at k.
+    pub predicted_seconds: f64,
+    /// The time budget k had to fit.
+    pub budget_seconds: f64,
+}
+
+/// What the cost model needs to know about a run.
+#[derive(Clone, Debug)]
+pub struct Workload<'a> {
+    /// The fingerprints to search (one per class of identical documents).
+    pub fingerprints: &'a [u64],
+    /// Mean features per fingerprinted class (the size of a set to compare).
+    pub mean_features: f64,
+    /// Seconds the run spent fingerprinting (reading included).
+    pub fingerprint_seconds: f64,
+    /// Documents fingerprinted in that time.
+    pub documents: u64,
+    /// Worker threads.
+    pub threads: usize,
+}
+
+/// The probability that one bit differs for a pair exactly at Jaccard
+/// `threshold` (equal set sizes: the worst case).
+pub fn bit_flip_probability(threshold: f64) -> f64 {
+    let threshold = threshold.clamp(0.0, 1.0);
+    let cosine = 2.0 * threshold / (1.0 + threshold);
+    cosine.clamp(-1.0, 1.0).acos() / std::f64::consts::PI
+}
+
+/// P(Binomial(64, p(threshold)) <= k): the expected recall at the threshold.
+pub fn expected_recall(threshold: f64, max_distance: u32) -> f64 {
+    let p = bit_flip_probability(threshold);
+    binomial_cdf(64, p, max_distance)
+}
+
+/// P(Binomial(n, p) <= k).
+fn binomial_cdf(n: u32, p: f64, k: u32) -> f64 {
+    if p <= 0.0 {
+        return 1.0;
+    }
+    if p >= 1.0 {
+        return if k >= n { 1.0 } else { 0.0 };
+    }
+    let mut term = (1.0 - p).powi(n as i32);
+    let mut sum = term;
+    for i in 0..k.min(n) {
+        term *= f64::from(n - i) / f64::from(i + 1) * p / (1.0 - p);
+        sum += term;
+    }
+    sum.min(1.0)
+}
+
+/// The largest k whose predicted cost fits the budget, up to the k whose
+/// expected recall is already near 1.
+pub fn choose(workload: &Workload<'_>, threshold: f64) -> Radius {
+    let budget_seconds = (workload.fingerprint_seconds * BUDGET_SHARE).max(MIN_BUDGET_SECONDS);
+    let within = distance_shares(workload.fingerprints);
+    let ceiling = (0..=crate::search::MAX_DISTANCE)
+        .find(|&k| expected_recall(threshold, k) >= ENOUGH_RECALL)
+        .unwrap_or(crate::search::MAX_DISTANCE);
+    let mut chosen = 0;
+    let mut chosen_cost = cost(workload, &within, 0);
+    for k in 1..=ceiling {
+        let seconds = cost(workload, &within, k);
+        if seconds > budget_seconds {
+            break;
+        }
+        (chosen, chosen_cost) = (k, seconds);
+    }
+    Radius {
+        max_distance: chosen,
+        expected_recall: expected_recall(threshold, chosen),
+        predicted_seconds: chosen_cost,
+        budget_seconds,
+    }
+}
+
+/// The radius given by the user, with its expected recall and cost.
+pub fn given(workload: &Workload<'_>, threshold: f64, max_distance: u32) -> Radius {
+    let within = distance_shares(workload.fingerprints);
+    Radius {
+        max_distance,
+        expected_recall: expected_recall(threshold, max_distance),
+        predicted_seconds: cost(workload, &within, max_distance),
+        budget_seconds: (workload.fingerprint_seconds * BUDGET_SHARE).max(MIN_BUDGET_SECONDS),
+    }
+}
+
+/// Predicted seconds of search and verification at radius `k`.
+fn cost(workload: &Workload<'_>, within: &[f64; 65], k: u32) -> f64 {
+    let n = workload.fingerprints.len();
+    let threads = workload.threads.max(1) as f64;
+    let pairs = n as f64 * (n as f64 - 1.0) / 2.0;
+    let candidates = pairs * within[k as usize];
+    // A fingerprint is read again if it has at least one candidate.
+    let per_fingerprint = if n > 1 {
+        candidates * 2.0 / n as f64
+    } else {
+        0.0
+    };
+    let reread = n as f64 * (1.0 - (-per_fingerprint).exp());
+    let seconds_per_document =
+        workload.fingerprint_seconds * threads / workload.documents.max(1) as f64;
+    let verify = (reread * seconds_per_document
+        + candidates * 2.0 * workload.mean_features * SECONDS_PER_MERGE_STEP)
+        / threads;
+    crate::search::predicted_seconds(n, k, workload.threads) + verify
+}
+
+/// For each distance d, the share of fingerprint pairs within d: exact for
+/// small inputs, from a deterministic sample of pairs otherwise.
+fn distance_shares(fingerprints: &[u64]) -> [f64; 65] {
+    let n = fingerprints.len() as u64;
+    let mut histogram = [0u64; 65];
+    let all_pairs = n * n.saturating_sub(1) / 2;
+    if all_pairs <= SAMPLE_PAIRS {
+        for (i, &x) in fingerprints.iter().enumerate() {
+            for &y in &fingerprints[i + 1..] {
+                histogram[(x ^ y).count_ones() as usize] += 1;
+            }
+        }
+    } else {
+        // SplitMix64 from a fixed seed: the same input gives the same k.
+        let mut state = 0x5eed_0f51_3d0a_u64;
+        let mut next = || {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let mut drawn = 0;
+        while drawn < SAMPLE_PAIRS {
+            let i = (next() % n) as usize;
+            let j = (next() % n) as usize;
+            if i != j {
+                histogram[(fingerprints[i] ^ fingerprints[j]).count_ones() as usize] += 1;
+                drawn += 1;
+            }
+        }
+    }
+    let total = histogram.iter().sum::<u64>().max(1) as f64;
+    let mut shares = [0.0; 65];
+    let mut running = 0u64;
+    for (d, count) in histogram.iter().enumerate() {
+        running += count;
+        shares[d] = running as f64 / total;
+    }
+    shares
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flip_probability_at_the_usual_thresholds() {
+        // J = 0.8: cosine 0.889, about 27 degrees, p = 0.15, 9.7 bits on average.
+        let p = bit_flip_probability(0.8);
+        assert!((p - 0.1515).abs() < 0.001, "{p}");
+        assert_eq!(bit_flip_probability(1.0), 0.0);
+        assert!((bit_flip_probability(0.0) - 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn recall_grows_with_k_and_reaches_one() {
+        let mut last = 0.0;
+        for k in 0..=32 {
+            let recall = expected_recall(0.8, k);
+            assert!(recall >= last);
+            last = recall;
+        }
+        assert!(expected_recall(0.8, 9) > 0.4 && expected_recall(0.8, 9) < 0.65);
+        assert!(expected_recall(0.8, 16) > 0.98 && expected_recall(0.8, 17) > 0.99);
+        assert_eq!(expected_recall(1.0, 0), 1.0);
+    }
+
+    #[test]
+    fn binomial_cdf_matches_small_cases() {
+        assert!((binomial_cdf(2, 0.5, 0) - 0.25).abs() < 1e-12);
+        assert!((binomial_cdf(2, 0.5, 1) - 0.75).abs() < 1e-12);
+        assert!((binomial_cdf(2, 0.5, 2) - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn small_corpora_get_a_radius_with_high_recall() {
+        let fingerprints: Vec<u64> = (0..10_000u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(17))
+            .collect();
+        let workload = Workload {
+            fingerprints: &fingerprints,
+            mean_features: 300.0,
+            fingerprint_seconds: 0.05,
+            documents: 10_000,
+            threads: 2,
+        };
+        let radius = choose(&workload, 0.8);
+        assert!(radius.expected_recall >= 0.99, "{radius:?}");
+        assert!(
+            radius.predicted_seconds <= radius.budget_seconds,
+            "{radius:?}"
+        );
+    }
+
+    #[test]
+    fn shares_are_cumulative_and_exact_for_small_inputs() {
+        let shares = distance_shares(&[0, 1, 3]);
+        // Distances 1, 2, 1.
+        assert!((shares[0] - 0.0).abs() < 1e-12);
+        assert!((shares[1] - 2.0 / 3.0).abs() < 1e-12);
+        assert!((shares[2] - 1.0).abs() < 1e-12);
+        assert_eq!(shares[64], 1.0);
+    }
+}

@@ -1,0 +1,177 @@
+//! The scan's answer is exact: on small corpora with planted edits, the
+//! verified pairs are exactly the pairs whose exact Jaccard reaches the
+//! threshold, as brute force over every pair finds them.
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::fingerprint::jaccard;
+
+const WORDS: [&str; 24] = [
+    "the", "of", "river", "garden", "winter", "letter", "station", "harbour", "lantern", "orchard",
+    "valley", "market", "engine", "window", "bridge", "signal", "meadow", "copper", "thunder",
+    "archive", "ledger", "compass", "quarry", "violet",
+];
+
+/// A document of `len` words drawn by a small generator from `seed`.
+fn words(seed: u64, len: usize) -> Vec<&'static str> {
+    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    (0..len)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            WORDS[(state % WORDS.len() as u64) as usize]
+        })
+        .collect()
+}
+
+/// A corpus: originals and copies with a few words replaced.
+fn corpus() -> impl Strategy<Value = Vec<String>> {
+    proptest::collection::vec((any::<u64>(), 20usize..80, 0usize..4, 0usize..12), 2..9).prop_map(
+        |specs| {
+            let mut docs = Vec::new();
+            for (seed, len, copies, edits) in specs {
+                let original = words(seed, len);
+                docs.push(original.join(" "));
+                for copy in 0..copies {
+                    let mut edited = original.clone();
+                    let noise = words(seed ^ (copy as u64 + 1), edits);
+                    for (i, word) in noise.into_iter().enumerate() {
+                        let at = (i * 7 + copy * 3) % edited.len();
+                        edited[at] = word;
+                    }
+                    docs.push(edited.join(" "));
+                }
+            }
+            docs
+        },
+    )
+}
+
+fn scan_dir(dir: &std::path::Path, threshold: f64, max_distance: Option<u32>) -> Report {
+    let options = ScanOptions {
+        features: FeatureOptions::default(),
+        walk: WalkOptions::default(),
+        mode: Mode::Verified { threshold },
+        max_distance,
+        method: Method::Exact,
+        window: search::DEFAULT_WINDOW,
+        max_pairs: u64::MAX,
+        min_features: 1,
+        progress: false,
+    };
+    let mut diag = Diagnostics::new(false);
+    let report = scan(&Inputs::Paths(vec![dir.to_path_buf()]), &options, &mut diag).unwrap();
+    assert!(!diag.errored());
+    report
+}
+
+/// Every pair of documents at or above `threshold`, by brute force:
+/// `(a, b, jaccard)` with names as the scan gives them.
+fn brute_force(names: &[String], texts: &[String], threshold: f64) -> Vec<(String, String, f64)> {
+    let fingerprinter = Fingerprinter::new(FeatureOptions::default());
+    let sets: Vec<Vec<u64>> = texts
+        .iter()
+        .map(|text| fingerprinter.feature_set_bytes(text.as_bytes()))
+        .collect();
+    let mut pairs = Vec::new();
+    for i in 0..texts.len() {
+        for j in i + 1..texts.len() {
+            let value = jaccard(&sets[i], &sets[j]);
+            if value >= threshold {
+                pairs.push((names[i].clone(), names[j].clone(), value));
+            }
+        }
+    }
+    pairs
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn verified_pairs_are_the_brute_force_pairs(
+        texts in corpus(),
+        threshold in prop_oneof![Just(0.8), Just(0.5), 0.3f64..0.95],
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let names: Vec<String> = (0..texts.len())
+            .map(|i| dir.path().join(format!("{i:03}.txt")).display().to_string())
+            .collect();
+        for (name, text) in names.iter().zip(&texts) {
+            std::fs::write(name, text).unwrap();
+        }
+        // At k = 32 a pair above the threshold is missed with probability
+        // far below 1e-9 (docs/SEARCH.md): the answer must be exact.
+        let report = scan_dir(dir.path(), threshold, Some(32));
+        let mut found: Vec<(String, String, f64)> = report
+            .pairs
+            .iter()
+            .map(|pair| (pair.a.clone(), pair.b.clone(), pair.jaccard.unwrap()))
+            .collect();
+        found.sort_by(|x, y| (&x.0, &x.1).cmp(&(&y.0, &y.1)));
+        let expected = brute_force(&names, &texts, threshold);
+        prop_assert_eq!(&found, &expected);
+        prop_assert_eq!(report.stats.pairs_found, expected.len() as u64);
+        // Groups are the components of the verified pairs alone.
+        let grouped: usize = report.groups.iter().map(|g| g.members.len()).sum();
+        let mut in_pairs: Vec<&String> = expected.iter().flat_map(|p| [&p.0, &p.1]).collect();
+        in_pairs.sort_unstable();
+        in_pairs.dedup();
+        prop_assert_eq!(grouped, in_pairs.len());
+        for group in &report.groups {
+            for member in &group.members {
+                prop_assert!(in_pairs.contains(&member));
+            }
+        }
+    }
+}
+
+#[test]
+fn listed_pairs_come_highest_jaccard_first_and_unrelated_never_chain() {
+    let dir = tempfile::tempdir().unwrap();
+    // Three documents sharing a boilerplate half, otherwise unrelated: raw
+    // SimHash at a wide radius would chain them; verification must not.
+    let boilerplate = words(99, 60).join(" ");
+    for (i, seed) in [1u64, 2, 3].into_iter().enumerate() {
+        let own = words(seed, 60).join(" ");
+        std::fs::write(
+            dir.path().join(format!("{i}.txt")),
+            format!("{boilerplate} {own}"),
+        )
+        .unwrap();
+    }
+    let original = words(7, 200);
+    let mut copy = original.clone();
+    copy[100] = "edited";
+    std::fs::write(dir.path().join("a.txt"), original.join(" ")).unwrap();
+    std::fs::write(dir.path().join("b.txt"), copy.join(" ")).unwrap();
+    std::fs::write(dir.path().join("c.txt"), original.join(" ")).unwrap();
+    let report = scan_dir(dir.path(), 0.8, Some(32));
+    let jaccards: Vec<f64> = report.pairs.iter().map(|p| p.jaccard.unwrap()).collect();
+    assert_eq!(jaccards.len(), 3, "{:?}", report.pairs);
+    assert_eq!(jaccards[0], 1.0);
+    assert!(jaccards.windows(2).all(|w| w[0] >= w[1]), "{jaccards:?}");
+    assert_eq!(report.groups.len(), 1);
+    assert_eq!(report.groups[0].members.len(), 3);
+    assert!(
+        report.stats.below_threshold > 0,
+        "the boilerplate pairs were candidates"
+    );
+}
+
+#[test]
+fn the_default_radius_reaches_the_recall_small_corpora_need() {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..50u64 {
+        std::fs::write(dir.path().join(format!("{i}.txt")), words(i, 300).join(" ")).unwrap();
+    }
+    let report = scan_dir(dir.path(), 0.8, None);
+    assert_eq!(
+        report.params.radius.chosen_by.as_deref(),
+        Some("cost model")
+    );
+    assert!(report.params.radius.expected_recall.unwrap() >= 0.99);
+    assert!(report.params.max_distance >= 16);
+}
