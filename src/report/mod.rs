@@ -82,10 +82,13 @@ pub struct RadiusParams {
     /// The expected share of pairs exactly at the threshold within k.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expected_recall: Option<f64>,
-    /// The time the search and verification were to fit in.
+    /// The single-core seconds (reference machine) search and
+    /// verification were to fit in: half the predicted fingerprinting
+    /// time, at least 1. Predicted from the input alone, so the radius is
+    /// the same on any machine and with any thread count.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub budget_seconds: Option<f64>,
-    /// The time the cost model predicted for them at k.
+    /// The single-core seconds the cost model predicted for them at k.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub predicted_seconds: Option<f64>,
 }

@@ -262,6 +262,21 @@ fn output_is_identical_with_one_or_two_threads() {
     assert_eq!(one.status.code(), Some(0));
     assert!(json_lines(&one.stdout).len() >= 20);
     assert_eq!(one.stdout, two.stdout);
+    // The radius the cost model picks depends on the input alone, not on
+    // the machine or the thread count.
+    let chosen = |threads: &str| {
+        let output = dir
+            .simdup()
+            .args(["scan", "d", "--format", "json", "-j", threads])
+            .output()
+            .unwrap();
+        let mut report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        report["stats"]["seconds"] = serde_json::Value::Null;
+        report
+    };
+    let (one, eight) = (chosen("1"), chosen("8"));
+    assert_eq!(one["params"]["radius"]["chosen_by"], "cost model");
+    assert_eq!(one, eight);
 }
 
 #[test]

@@ -125,14 +125,9 @@ pub fn scan(
     let fingerprint_seconds = (collected - started).as_secs_f64();
     let found = match options.mode {
         Mode::Raw => raw(&documents, options)?,
-        Mode::Verified { threshold } => verified(
-            &mut documents,
-            &fingerprinter,
-            options,
-            threshold,
-            fingerprint_seconds,
-            diag,
-        )?,
+        Mode::Verified { threshold } => {
+            verified(&mut documents, &fingerprinter, options, threshold, diag)?
+        }
     };
     let verified_at = Instant::now();
     let pairs = name_pairs(&found.listing.pairs, &documents);
@@ -226,7 +221,6 @@ fn verified(
     fingerprinter: &Fingerprinter,
     options: &ScanOptions,
     threshold: f64,
-    fingerprint_seconds: f64,
     diag: &mut Diagnostics,
 ) -> crate::Result<Found> {
     // Short classes match by exact content only: never searched.
@@ -248,9 +242,8 @@ fn verified(
             .map(|class| class.features as f64)
             .sum::<f64>()
             / searched_classes,
-        fingerprint_seconds,
+        bytes: diag.tally.bytes,
         documents: documents.refs.len() as u64,
-        threads: rayon::current_num_threads(),
     };
     let (chosen, chosen_by) = match options.max_distance {
         Some(k) => (radius::given(&workload, threshold, k), "option"),

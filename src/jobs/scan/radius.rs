@@ -17,18 +17,33 @@
 //! distances of a deterministic sample of fingerprint pairs, so skewed
 //! corpora (shared boilerplate pulls unrelated fingerprints together) pay
 //! for their skew before the search starts.
+//!
+//! Every cost is in core-seconds of the reference machine (docs/SEARCH.md),
+//! predicted from the input alone, never measured during the run: the same
+//! input gets the same radius on any machine and with any thread count,
+//! so the output stays byte-identical.
 
 /// Pairs of fingerprints sampled to estimate how many pairs lie within
 /// each distance (all pairs below this many).
 const SAMPLE_PAIRS: u64 = 1 << 21;
 
-/// The budget never drops below this: a small corpus always gets the
-/// radius its recall needs.
+/// The budget never drops below this many core-seconds: a small corpus
+/// always gets the radius its recall needs.
 pub const MIN_BUDGET_SECONDS: f64 = 1.0;
 
-/// The budget is this share of the fingerprinting time, so a verified
-/// scan takes at most about 1.5 times as long as fingerprinting alone.
+/// The budget is this share of the predicted fingerprinting time, so a
+/// verified scan takes about 1.5 times as long as fingerprinting alone.
 pub const BUDGET_SHARE: f64 = 0.5;
+
+/// Core-seconds to fingerprint one byte (words:3, xxh3: about 280 MB/s a
+/// core) and to open and read one document, measured on the reference
+/// machine (docs/PERFORMANCE.md).
+const FINGERPRINT_SECONDS_PER_BYTE: f64 = 1.0 / 280e6;
+const SECONDS_PER_DOCUMENT: f64 = 10e-6;
+
+/// Reading a document again for its feature set costs this many times
+/// fingerprinting it (a set of distinct hashes instead of 64 sums).
+const REREAD_FACTOR: f64 = 1.5;
 
 /// No radius beyond the one whose expected recall reaches this.
 const ENOUGH_RECALL: f64 = 0.9995;
@@ -45,25 +60,36 @@ pub struct Radius {
     /// Expected share of the pairs exactly at the threshold that lie
     /// within k (pairs above the threshold are found more often).
     pub expected_recall: f64,
-    /// Predicted seconds of search and verification at k.
+    /// Predicted core-seconds of search and verification at k.
     pub predicted_seconds: f64,
-    /// The time budget k had to fit.
+    /// The core-seconds k had to fit in.
     pub budget_seconds: f64,
 }
 
-/// What the cost model needs to know about a run.
+/// What the cost model needs to know about a run: only the input, so the
+/// choice is the same wherever the run happens.
 #[derive(Clone, Debug)]
 pub struct Workload<'a> {
     /// The fingerprints to search (one per class of identical documents).
     pub fingerprints: &'a [u64],
     /// Mean features per fingerprinted class (the size of a set to compare).
     pub mean_features: f64,
-    /// Seconds the run spent fingerprinting (reading included).
-    pub fingerprint_seconds: f64,
-    /// Documents fingerprinted in that time.
+    /// Bytes fingerprinted.
+    pub bytes: u64,
+    /// Documents fingerprinted.
     pub documents: u64,
-    /// Worker threads.
-    pub threads: usize,
+}
+
+impl Workload<'_> {
+    /// Predicted core-seconds of fingerprinting the input.
+    fn fingerprint_seconds(&self) -> f64 {
+        self.bytes as f64 * FINGERPRINT_SECONDS_PER_BYTE
+            + self.documents as f64 * SECONDS_PER_DOCUMENT
+    }
+
+    fn budget_seconds(&self) -> f64 {
+        (self.fingerprint_seconds() * BUDGET_SHARE).max(MIN_BUDGET_SECONDS)
+    }
 }
 
 /// The probability that one bit differs for a pair exactly at Jaccard
@@ -100,7 +126,7 @@ fn binomial_cdf(n: u32, p: f64, k: u32) -> f64 {
 /// The largest k whose predicted cost fits the budget, up to the k whose
 /// expected recall is already near 1.
 pub fn choose(workload: &Workload<'_>, threshold: f64) -> Radius {
-    let budget_seconds = (workload.fingerprint_seconds * BUDGET_SHARE).max(MIN_BUDGET_SECONDS);
+    let budget_seconds = workload.budget_seconds();
     let within = distance_shares(workload.fingerprints);
     let ceiling = (0..=crate::search::MAX_DISTANCE)
         .find(|&k| expected_recall(threshold, k) >= ENOUGH_RECALL)
@@ -129,14 +155,13 @@ pub fn given(workload: &Workload<'_>, threshold: f64, max_distance: u32) -> Radi
         max_distance,
         expected_recall: expected_recall(threshold, max_distance),
         predicted_seconds: cost(workload, &within, max_distance),
-        budget_seconds: (workload.fingerprint_seconds * BUDGET_SHARE).max(MIN_BUDGET_SECONDS),
+        budget_seconds: workload.budget_seconds(),
     }
 }
 
-/// Predicted seconds of search and verification at radius `k`.
+/// Predicted core-seconds of search and verification at radius `k`.
 fn cost(workload: &Workload<'_>, within: &[f64; 65], k: u32) -> f64 {
     let n = workload.fingerprints.len();
-    let threads = workload.threads.max(1) as f64;
     let pairs = n as f64 * (n as f64 - 1.0) / 2.0;
     let candidates = pairs * within[k as usize];
     // A fingerprint is read again if it has at least one candidate.
@@ -147,11 +172,10 @@ fn cost(workload: &Workload<'_>, within: &[f64; 65], k: u32) -> f64 {
     };
     let reread = n as f64 * (1.0 - (-per_fingerprint).exp());
     let seconds_per_document =
-        workload.fingerprint_seconds * threads / workload.documents.max(1) as f64;
-    let verify = (reread * seconds_per_document
-        + candidates * 2.0 * workload.mean_features * SECONDS_PER_MERGE_STEP)
-        / threads;
-    crate::search::predicted_seconds(n, k, workload.threads) + verify
+        workload.fingerprint_seconds() / workload.documents.max(1) as f64 * REREAD_FACTOR;
+    let verify = reread * seconds_per_document
+        + candidates * 2.0 * workload.mean_features * SECONDS_PER_MERGE_STEP;
+    crate::search::predicted_seconds(n, k, 1) + verify
 }
 
 /// For each distance d, the share of fingerprint pairs within d: exact for
@@ -237,9 +261,8 @@ mod tests {
         let workload = Workload {
             fingerprints: &fingerprints,
             mean_features: 300.0,
-            fingerprint_seconds: 0.05,
+            bytes: 10_000 * 2_000,
             documents: 10_000,
-            threads: 2,
         };
         let radius = choose(&workload, 0.8);
         assert!(radius.expected_recall >= 0.99, "{radius:?}");
