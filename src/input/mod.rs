@@ -10,6 +10,7 @@
 //! It does not fingerprint, print or count: every outcome is a value the
 //! caller reports.
 
+mod blocks;
 mod delimited;
 mod files_from;
 mod fingerprint_file;
@@ -28,7 +29,7 @@ pub(crate) use files_from::read_path_list;
 pub use fingerprint_file::Provenance;
 pub(crate) use fingerprint_file::{FingerprintSet, read_fingerprint_files, write_text_line};
 pub use glob::GlobFilter;
-pub(crate) use records::{Record, RecordReader};
+pub(crate) use records::RecordBlocks;
 pub use records::{RecordFormat, RecordOptions};
 pub use size::parse_size;
 pub(crate) use walk::Walk;

@@ -1,17 +1,18 @@
 //! Records on a stream (`simdup scan -`, `--records lines|nul|jsonl`): each
 //! record is one document.
 //!
-//! Records are read one at a time with bounded memory: a record longer than
+//! Records are read in blocks with bounded memory: a record longer than
 //! `max_record_bytes` is passed over as [`SkipReason::TooLarge`] without
 //! being buffered. Lines end at `\n` with a trailing `\r` removed; an empty
 //! final line is not a record. `line` is the 1-based line number (for `nul`,
 //! the record number), and the default id is that number.
 
-use std::io::BufRead;
+use std::io::Read;
+use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::delimited::{Chunk, Delimited};
+use super::blocks::{Blocks, Piece};
 use super::{Outcome, SkipReason};
 use crate::{Error, Result};
 
@@ -68,113 +69,184 @@ pub(crate) struct Record {
 /// Yields `Outcome::Failed(Error::Parse)` for a malformed JSON line and goes
 /// on with the next; after an I/O error it yields nothing more. A record
 /// passed over is named `SOURCE:LINE` (its id field was not read).
+///
+/// The stream is cut into blocks of whole records ([`RecordBlocks`]) and
+/// each block parsed in turn; the scan does the same with the parsing on
+/// the workers. This sequential reader states the semantics for the tests.
+#[cfg(test)]
 pub(crate) struct RecordReader<R> {
-    chunks: Delimited<R>,
-    options: RecordOptions,
-    source_name: String,
-    line: u64,
-    buf: Vec<u8>,
-    failed: bool,
+    blocks: RecordBlocks<R>,
+    parsed: std::vec::IntoIter<Outcome<Record>>,
 }
 
-impl<R: BufRead> RecordReader<R> {
+#[cfg(test)]
+impl<R: Read> RecordReader<R> {
     /// A reader over `reader`; `source_name` (e.g. `stdin`) names it in errors.
-    pub fn new(reader: R, source_name: impl Into<String>, options: &RecordOptions) -> Self {
+    pub(crate) fn new(reader: R, source_name: impl Into<String>, options: &RecordOptions) -> Self {
+        RecordReader {
+            blocks: RecordBlocks::new(reader, source_name, options),
+            parsed: Vec::new().into_iter(),
+        }
+    }
+}
+
+#[cfg(test)]
+impl<R: Read> Iterator for RecordReader<R> {
+    type Item = Outcome<Record>;
+
+    fn next(&mut self) -> Option<Outcome<Record>> {
+        loop {
+            if let Some(outcome) = self.parsed.next() {
+                return Some(outcome);
+            }
+            let block = self.blocks.next()?;
+            self.parsed = block.parse().into_iter();
+        }
+    }
+}
+
+/// A stream cut into blocks of whole records, ready to be parsed anywhere.
+pub(crate) struct RecordBlocks<R> {
+    blocks: Blocks<R>,
+    options: Arc<RecordOptions>,
+    source_name: Arc<str>,
+}
+
+/// Some records of a stream, not parsed yet.
+pub(crate) struct RecordBlock {
+    piece: Piece,
+    options: Arc<RecordOptions>,
+    source_name: Arc<str>,
+}
+
+impl<R: Read> RecordBlocks<R> {
+    /// Blocks of `reader`; `source_name` names the stream in errors.
+    pub(crate) fn new(reader: R, source_name: impl Into<String>, options: &RecordOptions) -> Self {
+        Self::with_block_bytes(reader, source_name, options, super::blocks::BLOCK_BYTES)
+    }
+
+    /// Like [`RecordBlocks::new`] with another block size (tests use tiny ones).
+    pub(crate) fn with_block_bytes(
+        reader: R,
+        source_name: impl Into<String>,
+        options: &RecordOptions,
+        block_bytes: usize,
+    ) -> Self {
         let delimiter = match options.format {
             RecordFormat::Nul => b'\0',
             RecordFormat::Lines | RecordFormat::JsonLines => b'\n',
         };
         // One byte of slack for the `\r` removed after reading.
         let limit = options.max_record_bytes.saturating_add(1);
-        RecordReader {
-            chunks: Delimited::new(reader, delimiter, limit),
-            options: options.clone(),
-            source_name: source_name.into(),
-            line: 0,
-            buf: Vec::new(),
-            failed: false,
+        RecordBlocks {
+            blocks: Blocks::with_block_bytes(reader, delimiter, limit, block_bytes),
+            options: Arc::new(options.clone()),
+            source_name: Arc::from(source_name.into()),
         }
     }
+}
 
-    fn parse_error(&self, message: String) -> Error {
-        Error::Parse {
-            source_name: self.source_name.clone(),
-            line: self.line,
-            message,
-        }
-    }
+impl<R: Read> Iterator for RecordBlocks<R> {
+    type Item = RecordBlock;
 
-    /// Turns one JSON line into a record.
-    fn json_record(&self) -> Result<Record> {
-        let value: Value = serde_json::from_slice(&self.buf)
-            .map_err(|e| self.parse_error(format!("invalid JSON: {e}")))?;
-        let Value::Object(mut object) = value else {
-            return Err(self.parse_error("expected a JSON object".to_string()));
-        };
-        let field = &self.options.text_field;
-        let text = match object.remove(field) {
-            Some(Value::String(text)) => text,
-            Some(_) => return Err(self.parse_error(format!("field '{field}' is not a string"))),
-            None => return Err(self.parse_error(format!("missing text field '{field}'"))),
-        };
-        let id = match &self.options.id_field {
-            None => self.line.to_string(),
-            Some(field) => match object.get(field) {
-                Some(Value::String(id)) => id.clone(),
-                Some(Value::Number(id)) => id.to_string(),
-                Some(_) => {
-                    return Err(self.parse_error(format!(
-                        "id field '{field}' is neither a string nor a number"
-                    )));
-                }
-                None => return Err(self.parse_error(format!("missing id field '{field}'"))),
-            },
-        };
-        Ok(Record {
-            id,
-            line: self.line,
-            text: text.into_bytes(),
+    fn next(&mut self) -> Option<RecordBlock> {
+        Some(RecordBlock {
+            piece: self.blocks.next()?,
+            options: Arc::clone(&self.options),
+            source_name: Arc::clone(&self.source_name),
         })
     }
 }
 
-impl<R: BufRead> Iterator for RecordReader<R> {
-    type Item = Outcome<Record>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        while !self.failed {
-            let chunk = match self.chunks.next_into(&mut self.buf) {
-                Ok(chunk) => chunk?,
-                Err(source) => {
-                    self.failed = true;
-                    return Some(Outcome::Failed(Error::io_named(&self.source_name, source)));
+impl RecordBlock {
+    /// The outcome of every record of the block, in order.
+    pub(crate) fn parse(self) -> Vec<Outcome<Record>> {
+        let source = &*self.source_name;
+        let options = &*self.options;
+        match self.piece {
+            Piece::Failed(error) => vec![Outcome::Failed(Error::io_named(source, error))],
+            Piece::TooLong { number } => vec![too_large(source, number)],
+            Piece::Block { bytes, first } => {
+                let delimiter = match options.format {
+                    RecordFormat::Nul => b'\0',
+                    RecordFormat::Lines | RecordFormat::JsonLines => b'\n',
+                };
+                let mut out = Vec::new();
+                for (index, mut text) in super::blocks::records(&bytes, delimiter).enumerate() {
+                    let line = first + index as u64;
+                    if options.format != RecordFormat::Nul {
+                        text = text.strip_suffix(b"\r").unwrap_or(text);
+                    }
+                    if text.len() > options.max_record_bytes {
+                        out.push(too_large(source, line));
+                        continue;
+                    }
+                    match options.format {
+                        RecordFormat::JsonLines if text.iter().all(u8::is_ascii_whitespace) => {}
+                        RecordFormat::JsonLines => {
+                            out.push(match json_record(text, line, options, source) {
+                                Ok(record) => Outcome::Done(record),
+                                Err(error) => Outcome::Failed(error),
+                            })
+                        }
+                        RecordFormat::Lines | RecordFormat::Nul => {
+                            out.push(Outcome::Done(Record {
+                                id: line.to_string(),
+                                line,
+                                text: text.to_vec(),
+                            }))
+                        }
+                    }
                 }
-            };
-            self.line += 1;
-            if self.options.format != RecordFormat::Nul && self.buf.last() == Some(&b'\r') {
-                self.buf.pop();
+                out
             }
-            if chunk == Chunk::TooLong || self.buf.len() > self.options.max_record_bytes {
-                return Some(Outcome::Skipped {
-                    name: format!("{}:{}", self.source_name, self.line),
-                    reason: SkipReason::TooLarge,
-                });
-            }
-            return Some(match self.options.format {
-                RecordFormat::JsonLines if self.buf.iter().all(u8::is_ascii_whitespace) => continue,
-                RecordFormat::JsonLines => match self.json_record() {
-                    Ok(record) => Outcome::Done(record),
-                    Err(error) => Outcome::Failed(error),
-                },
-                RecordFormat::Lines | RecordFormat::Nul => Outcome::Done(Record {
-                    id: self.line.to_string(),
-                    line: self.line,
-                    text: std::mem::take(&mut self.buf),
-                }),
-            });
         }
-        None
     }
+}
+
+fn too_large(source: &str, line: u64) -> Outcome<Record> {
+    Outcome::Skipped {
+        name: format!("{source}:{line}"),
+        reason: SkipReason::TooLarge,
+    }
+}
+
+/// Turns one JSON line into a record.
+fn json_record(text: &[u8], line: u64, options: &RecordOptions, source: &str) -> Result<Record> {
+    let parse_error = |message: String| Error::Parse {
+        source_name: source.to_string(),
+        line,
+        message,
+    };
+    let value: Value =
+        serde_json::from_slice(text).map_err(|e| parse_error(format!("invalid JSON: {e}")))?;
+    let Value::Object(mut object) = value else {
+        return Err(parse_error("expected a JSON object".to_string()));
+    };
+    let field = &options.text_field;
+    let text = match object.remove(field) {
+        Some(Value::String(text)) => text,
+        Some(_) => return Err(parse_error(format!("field '{field}' is not a string"))),
+        None => return Err(parse_error(format!("missing text field '{field}'"))),
+    };
+    let id = match &options.id_field {
+        None => line.to_string(),
+        Some(field) => match object.get(field) {
+            Some(Value::String(id)) => id.clone(),
+            Some(Value::Number(id)) => id.to_string(),
+            Some(_) => {
+                return Err(parse_error(format!(
+                    "id field '{field}' is neither a string nor a number"
+                )));
+            }
+            None => return Err(parse_error(format!("missing id field '{field}'"))),
+        },
+    };
+    Ok(Record {
+        id,
+        line,
+        text: text.into_bytes(),
+    })
 }
 
 #[cfg(test)]

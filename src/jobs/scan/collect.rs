@@ -1,14 +1,14 @@
 //! Gathering documents: walk or read the inputs, fingerprint them in
 //! parallel, and fill the [`Documents`] table in input order.
 
-use std::io::BufRead;
+use std::io::Read;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 use crate::diag::Diagnostics;
 use crate::fingerprint::{Fingerprint, Fingerprinter};
 use crate::input::{
-    FileDocument, FingerprintSet, Outcome, Record, RecordOptions, RecordReader, Walk, WalkOptions,
+    FileDocument, FingerprintSet, Outcome, RecordBlocks, RecordOptions, Walk, WalkOptions,
 };
 use crate::parallel::for_each_ordered;
 use crate::progress::Progress;
@@ -108,15 +108,12 @@ impl<R: std::io::Read> std::io::Read for Tee<'_, R> {
     }
 }
 
-/// Records fingerprinted per parallel batch, and the bytes a batch may
-/// hold: enough to keep both cores busy, small enough to bound memory.
-const BATCH_RECORDS: usize = 4096;
-const BATCH_BYTES: usize = 16 << 20;
-
-/// Reads records from a stream and fingerprints them in parallel batches.
-/// With `keep_texts`, the text of the first record of each class is
-/// spooled so verification can read it again.
-pub fn collect_records<R: BufRead>(
+/// Reads records from a stream and fingerprints them in parallel: the
+/// reading thread only cuts the stream into blocks of whole records; the
+/// workers parse (JSON included), decode and fingerprint them. With
+/// `keep_texts`, the text of the first record of each class is spooled so
+/// verification can read it again.
+pub fn collect_records<R: Read + Send>(
     reader: R,
     record_options: &RecordOptions,
     fingerprinter: &Fingerprinter,
@@ -134,30 +131,23 @@ pub fn collect_records<R: BufRead>(
         }
     }
     let progress = Progress::new(wants_progress, None);
-    let mut records = RecordReader::new(reader, crate::error::STDIN, record_options);
-    let mut finished = false;
-    while !finished {
-        let mut batch: Vec<Outcome<Record>> = Vec::new();
-        let mut batch_bytes = 0;
-        while batch.len() < BATCH_RECORDS && batch_bytes < BATCH_BYTES {
-            let Some(outcome) = records.next() else {
-                finished = true;
-                break;
-            };
-            if let Outcome::Done(record) = &outcome {
-                batch_bytes += record.text.len();
-            }
-            batch.push(outcome);
-        }
-        for_each_ordered(
-            batch.into_iter(),
-            |outcome| {
-                outcome.map(|record| {
-                    let fingerprint = fingerprinter.fingerprint_bytes(&record.text);
-                    (record, fingerprint)
+    let blocks = RecordBlocks::new(reader, crate::error::STDIN, record_options);
+    for_each_ordered(
+        blocks,
+        |block| {
+            block
+                .parse()
+                .into_iter()
+                .map(|outcome| {
+                    outcome.map(|record| {
+                        let fingerprint = fingerprinter.fingerprint_bytes(&record.text);
+                        (record, fingerprint)
+                    })
                 })
-            },
-            |_, outcome| {
+                .collect::<Vec<_>>()
+        },
+        |_, outcomes| {
+            for outcome in outcomes {
                 match outcome {
                     Outcome::Done((record, fingerprint)) => {
                         let document = DocumentRef::Record {
@@ -173,10 +163,10 @@ pub fn collect_records<R: BufRead>(
                     Outcome::Failed(error) => documents.failed(error, diag),
                 }
                 progress.document_done(diag.tally.bytes);
-                ControlFlow::Continue(())
-            },
-        );
-    }
+            }
+            ControlFlow::Continue(())
+        },
+    );
     progress.finish();
 }
 

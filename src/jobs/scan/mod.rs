@@ -375,7 +375,7 @@ fn collect(
             )
         }
         Inputs::Records(record_options) => collect::collect_records(
-            std::io::stdin().lock(),
+            std::io::stdin(),
             record_options,
             fingerprinter,
             documents,

@@ -1,0 +1,256 @@
+//! Cutting a stream into blocks of whole records, on the reading thread,
+//! with nothing but a search for the delimiter (memchr): parsing and
+//! fingerprinting the records of a block is the workers' job.
+//!
+//! A block holds whole records only, each ending with the delimiter but
+//! perhaps the last of the stream. A record longer than the limit is never
+//! buffered whole: the reader reports it at its number and skips to the
+//! next delimiter. Record numbers count from 1; a delimiter at the very end
+//! does not start another, empty record.
+
+use std::io::{self, Read};
+
+/// Bytes read per block: large enough that a block is worth a worker's
+/// time, small enough that a few in flight cost little memory.
+pub(crate) const BLOCK_BYTES: usize = 1 << 20;
+
+/// What the reader produces, in stream order.
+#[derive(Debug)]
+pub(crate) enum Piece {
+    /// Whole records; `first` is the number of the first one.
+    Block { bytes: Vec<u8>, first: u64 },
+    /// Record `number` is longer than the limit (its bytes were skipped).
+    TooLong { number: u64 },
+    /// Reading failed; nothing follows.
+    Failed(io::Error),
+}
+
+/// Splits a stream into [`Piece`]s.
+pub(crate) struct Blocks<R> {
+    reader: R,
+    delimiter: u8,
+    limit: usize,
+    block_bytes: usize,
+    /// The start of the next record, carried over from the last read.
+    carry: Vec<u8>,
+    /// Records started so far.
+    started: u64,
+    /// Inside a record that is too long: drop bytes up to its delimiter.
+    skipping: bool,
+    done: bool,
+}
+
+impl<R: Read> Blocks<R> {
+    /// Blocks of about `block_bytes`; records longer than `limit` bytes
+    /// (delimiter excluded) are reported as [`Piece::TooLong`].
+    pub(crate) fn with_block_bytes(
+        reader: R,
+        delimiter: u8,
+        limit: usize,
+        block_bytes: usize,
+    ) -> Self {
+        Blocks {
+            reader,
+            delimiter,
+            limit,
+            block_bytes: block_bytes.max(1),
+            carry: Vec::new(),
+            started: 0,
+            skipping: false,
+            done: false,
+        }
+    }
+
+    /// Reads more bytes into `buf`; `Ok(0)` at the end of the stream.
+    fn fill(&mut self, buf: &mut Vec<u8>) -> io::Result<usize> {
+        let start = buf.len();
+        let want = self.block_bytes.clamp(4096, 1 << 20);
+        buf.resize(start + want, 0);
+        loop {
+            match self.reader.read(&mut buf[start..]) {
+                Ok(n) => {
+                    buf.truncate(start + n);
+                    return Ok(n);
+                }
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+                Err(error) => {
+                    buf.truncate(start);
+                    return Err(error);
+                }
+            }
+        }
+    }
+}
+
+impl<R: Read> Iterator for Blocks<R> {
+    type Item = Piece;
+
+    fn next(&mut self) -> Option<Piece> {
+        if self.done {
+            return None;
+        }
+        let mut buf = std::mem::take(&mut self.carry);
+        loop {
+            if self.skipping {
+                // Drop the rest of a too-long record.
+                match memchr::memchr(self.delimiter, &buf) {
+                    Some(end) => {
+                        buf.drain(..=end);
+                        self.skipping = false;
+                    }
+                    None => buf.clear(),
+                }
+            }
+            if !self.skipping {
+                // Whole records are the bytes up to the last delimiter.
+                if buf.len() >= self.block_bytes
+                    && let Some(last) = memchr::memrchr(self.delimiter, &buf)
+                {
+                    self.carry = buf.split_off(last + 1);
+                    return Some(self.block(buf));
+                }
+                // The record being read has outgrown the limit.
+                let open = memchr::memrchr(self.delimiter, &buf).map_or(0, |last| last + 1);
+                if buf.len() - open > self.limit {
+                    if open > 0 {
+                        // The records before it come first; the long one is
+                        // met again on the next call.
+                        self.carry = buf.split_off(open);
+                        return Some(self.block(buf));
+                    }
+                    self.skipping = true;
+                    self.started += 1;
+                    return Some(Piece::TooLong {
+                        number: self.started,
+                    });
+                }
+            }
+            match self.fill(&mut buf) {
+                Ok(0) => {
+                    self.done = true;
+                    if self.skipping || buf.is_empty() {
+                        return None;
+                    }
+                    return Some(self.block(buf));
+                }
+                Ok(_) => {}
+                Err(error) => {
+                    self.done = true;
+                    return Some(Piece::Failed(error));
+                }
+            }
+        }
+    }
+}
+
+impl<R: Read> Blocks<R> {
+    /// Bytes held between calls (for tests of the memory bound).
+    #[cfg(test)]
+    pub(crate) fn buffered(&self) -> usize {
+        self.carry.capacity()
+    }
+
+    /// Numbers the records of `bytes` and makes them a block.
+    fn block(&mut self, bytes: Vec<u8>) -> Piece {
+        let first = self.started + 1;
+        let delimiters = memchr::memchr_iter(self.delimiter, &bytes).count() as u64;
+        // A final record without its delimiter is a record too.
+        let unterminated = u64::from(bytes.last().is_some_and(|&b| b != self.delimiter));
+        self.started += delimiters + unterminated;
+        Piece::Block { bytes, first }
+    }
+}
+
+/// The records of a block, without their delimiters.
+pub(crate) fn records(bytes: &[u8], delimiter: u8) -> impl Iterator<Item = &[u8]> {
+    let body = bytes.strip_suffix(&[delimiter]).unwrap_or(bytes);
+    let empty = bytes.is_empty();
+    body.split(move |&b| b == delimiter).filter(move |_| !empty)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Each record as `number:text` or `number:long`, in order.
+    fn split(input: &[u8], limit: usize, block_bytes: usize) -> Vec<String> {
+        let mut out = Vec::new();
+        for piece in Blocks::with_block_bytes(input, b'\n', limit, block_bytes) {
+            match piece {
+                Piece::Block { bytes, first } => {
+                    for (i, record) in records(&bytes, b'\n').enumerate() {
+                        let number = first + i as u64;
+                        if record.len() > limit {
+                            out.push(format!("{number}:long"));
+                        } else {
+                            out.push(format!("{number}:{}", String::from_utf8_lossy(record)));
+                        }
+                    }
+                }
+                Piece::TooLong { number } => out.push(format!("{number}:long")),
+                Piece::Failed(error) => out.push(format!("error {error}")),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn blocks_hold_whole_records() {
+        assert_eq!(split(b"a\nbb\n\nc", 10, 1), ["1:a", "2:bb", "3:", "4:c"]);
+        assert_eq!(split(b"a\n", 10, 1), ["1:a"]);
+        assert!(split(b"", 10, 1).is_empty());
+        assert_eq!(split(b"\n", 10, 1), ["1:"]);
+    }
+
+    #[test]
+    fn long_records_are_skipped_at_their_number() {
+        assert_eq!(
+            split(b"abc\nabcdefgh\nab", 3, 2),
+            ["1:abc", "2:long", "3:ab"]
+        );
+        assert_eq!(split(b"abcdefgh", 3, 2), ["1:long"]);
+    }
+
+    #[test]
+    fn a_long_record_is_never_buffered_whole() {
+        struct Endless(usize);
+        impl Read for Endless {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                let n = buf.len().min(self.0);
+                buf[..n].fill(b'x');
+                self.0 -= n;
+                Ok(n)
+            }
+        }
+        let mut blocks = Blocks::with_block_bytes(Endless(64 << 20), b'\n', 1024, 4096);
+        assert!(matches!(blocks.next(), Some(Piece::TooLong { number: 1 })));
+        assert!(blocks.carry.capacity() <= 4 << 20);
+        assert!(blocks.next().is_none());
+    }
+
+    proptest! {
+        /// Same records as a plain split, whatever the block size.
+        #[test]
+        fn matches_a_plain_split(
+            input in proptest::collection::vec(prop_oneof![Just(b'\n'), Just(b'x'), any::<u8>()], 0..300),
+            limit in 0usize..20,
+            block_bytes in 1usize..64,
+        ) {
+            let mut parts: Vec<&[u8]> = input.split(|&b| b == b'\n').collect();
+            if input.last().is_none_or(|&b| b == b'\n') {
+                parts.pop();
+            }
+            let expected: Vec<String> = parts
+                .iter()
+                .enumerate()
+                .map(|(i, part)| if part.len() > limit {
+                    format!("{}:long", i + 1)
+                } else {
+                    format!("{}:{}", i + 1, String::from_utf8_lossy(part))
+                })
+                .collect();
+            prop_assert_eq!(split(&input, limit, block_bytes), expected);
+        }
+    }
+}
