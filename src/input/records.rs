@@ -218,21 +218,28 @@ fn json_record(text: &[u8], line: u64, options: &RecordOptions, source: &str) ->
         line,
         message,
     };
-    let value: Value =
-        serde_json::from_slice(text).map_err(|e| parse_error(format!("invalid JSON: {e}")))?;
-    let Value::Object(mut object) = value else {
-        return Err(parse_error("expected a JSON object".to_string()));
+    let mut deserializer = serde_json::Deserializer::from_slice(text);
+    let fields = Fields {
+        text: &options.text_field,
+        id: options.id_field.as_deref(),
+    };
+    let found = serde::de::DeserializeSeed::deserialize(fields, &mut deserializer)
+        .and_then(|found| deserializer.end().map(|()| found));
+    let (text_value, id_value) = match found {
+        Ok(Some(values)) => values,
+        Ok(None) => return Err(parse_error("expected a JSON object".to_string())),
+        Err(e) => return Err(parse_error(format!("invalid JSON: {e}"))),
     };
     let field = &options.text_field;
-    let text = match object.remove(field) {
+    let text = match text_value {
         Some(Value::String(text)) => text,
         Some(_) => return Err(parse_error(format!("field '{field}' is not a string"))),
         None => return Err(parse_error(format!("missing text field '{field}'"))),
     };
     let id = match &options.id_field {
         None => line.to_string(),
-        Some(field) => match object.get(field) {
-            Some(Value::String(id)) => id.clone(),
+        Some(field) => match id_value {
+            Some(Value::String(id)) => id,
             Some(Value::Number(id)) => id.to_string(),
             Some(_) => {
                 return Err(parse_error(format!(
@@ -247,6 +254,101 @@ fn json_record(text: &[u8], line: u64, options: &RecordOptions, source: &str) ->
         line,
         text: text.into_bytes(),
     })
+}
+
+/// Reads the text and id fields of a JSON object and skips every other
+/// field without building it: `Ok(None)` for a value that is not an
+/// object. (Parsing whole objects into maps cost more than fingerprinting.)
+struct Fields<'a> {
+    text: &'a str,
+    id: Option<&'a str>,
+}
+
+/// The text and id values found, each the last of its name.
+type Found = Option<(Option<Value>, Option<Value>)>;
+
+impl<'de> serde::de::DeserializeSeed<'de> for Fields<'_> {
+    type Value = Found;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Found, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Fields<'_> {
+    type Value = Found;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<M: serde::de::MapAccess<'de>>(self, mut map: M) -> Result<Found, M::Error> {
+        let (mut text, mut id) = (None, None);
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            if *key.0 == *self.text {
+                text = Some(map.next_value::<Value>()?);
+            } else if Some(&*key.0) == self.id {
+                id = Some(map.next_value::<Value>()?);
+            } else {
+                map.next_value::<serde::de::IgnoredAny>()?;
+            }
+        }
+        Ok(Some((text, id)))
+    }
+
+    fn visit_seq<S: serde::de::SeqAccess<'de>>(self, mut seq: S) -> Result<Found, S::Error> {
+        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Found, E> {
+        Ok(None)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Found, E> {
+        Ok(None)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Found, E> {
+        Ok(None)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Found, E> {
+        Ok(None)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Found, E> {
+        Ok(None)
+    }
+
+    fn visit_unit<E>(self) -> Result<Found, E> {
+        Ok(None)
+    }
+}
+
+/// An object key, borrowed from the line unless it holds escapes.
+struct Key<'de>(std::borrow::Cow<'de, str>);
+
+impl<'de> serde::Deserialize<'de> for Key<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl<'de> serde::de::Visitor<'de> for KeyVisitor {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E>(self, key: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(std::borrow::Cow::Borrowed(key)))
+            }
+            fn visit_str<E>(self, key: &str) -> Result<Key<'de>, E> {
+                Ok(Key(std::borrow::Cow::Owned(key.to_string())))
+            }
+            fn visit_string<E>(self, key: String) -> Result<Key<'de>, E> {
+                Ok(Key(std::borrow::Cow::Owned(key)))
+            }
+        }
+        deserializer.deserialize_str(KeyVisitor)
+    }
 }
 
 #[cfg(test)]
