@@ -14,7 +14,7 @@ use crate::parallel::for_each_ordered;
 use crate::progress::Progress;
 
 use super::super::fingerprint_file;
-use super::documents::{DocumentRef, Documents, Spool};
+use super::documents::{Documents, Origin};
 
 /// Walks `paths` and fingerprints every file found. Fingerprinting starts
 /// with the first file: the walk streams to the workers.
@@ -35,8 +35,10 @@ pub fn collect_paths(
                 if file.explicit && is_fifo(&file.path) {
                     return fingerprint_piped(fingerprinter, file, walk_options);
                 }
-                fingerprint_file(fingerprinter, &file, walk_options)
-                    .map(|fingerprint| (DocumentRef::File(file), fingerprint))
+                fingerprint_file(fingerprinter, &file, walk_options).map(|fingerprint| {
+                    let name = file.path.into_os_string().into_encoded_bytes();
+                    (name, Origin::File, fingerprint)
+                })
             })
         },
         |_, outcome| {
@@ -69,7 +71,7 @@ fn fingerprint_piped(
     fingerprinter: &Fingerprinter,
     file: FileDocument,
     walk_options: &WalkOptions,
-) -> Outcome<(DocumentRef, Fingerprint)> {
+) -> Outcome<(Vec<u8>, Origin, Fingerprint)> {
     let error = |source| crate::Error::io_named(&file.display, source);
     let copy = match tempfile::tempfile() {
         Ok(copy) => copy,
@@ -85,13 +87,7 @@ fn fingerprint_piped(
             Err(source) => Outcome::Failed(error(source)),
         }
     });
-    fingerprinted.map(|fingerprint| {
-        let document = DocumentRef::Piped {
-            display: file.display,
-            copy: std::sync::Arc::new(copy),
-        };
-        (document, fingerprint)
-    })
+    fingerprinted.map(|fingerprint| (file.display.into_bytes(), Origin::Piped(copy), fingerprint))
 }
 
 /// A reader that writes a copy of everything it reads.
@@ -122,13 +118,10 @@ pub fn collect_records<R: Read + Send>(
     keep_texts: bool,
     wants_progress: bool,
 ) {
-    if keep_texts {
-        match Spool::new() {
-            Ok(spool) => documents.spool = Some(spool),
-            Err(error) => diag.error(format_args!(
-                "cannot create a temporary file to keep records for verification: {error}"
-            )),
-        }
+    if keep_texts && let Err(error) = documents.keep_texts() {
+        diag.error(format_args!(
+            "cannot create a temporary file to keep records for verification: {error}"
+        ));
     }
     let progress = Progress::new(wants_progress, None);
     let blocks = RecordBlocks::new(reader, crate::error::STDIN, record_options);
@@ -148,20 +141,14 @@ pub fn collect_records<R: Read + Send>(
         },
         |_, outcomes| {
             for outcome in outcomes {
-                match outcome {
-                    Outcome::Done((record, fingerprint)) => {
-                        let document = DocumentRef::Record {
-                            id: record.id,
-                            offset: None,
-                            len: record.text.len() as u64,
-                        };
-                        if documents.fingerprinted(document, fingerprint, diag) {
-                            documents.keep_text(&record.text, diag);
-                        }
-                    }
-                    Outcome::Skipped { name, reason } => documents.skipped(&name, reason, diag),
-                    Outcome::Failed(error) => documents.failed(error, diag),
-                }
+                let outcome = outcome.map(|(record, fingerprint)| {
+                    (
+                        record.id.into_bytes(),
+                        Origin::Record(record.text),
+                        fingerprint,
+                    )
+                });
+                documents.record(outcome, diag);
                 progress.document_done(diag.tally.bytes);
             }
             ControlFlow::Continue(())
@@ -186,6 +173,6 @@ pub fn collect_saved(saved: FingerprintSet, documents: &mut Documents, diag: &mu
             bytes: record.bytes.unwrap_or(0),
             content_hash: record.content_hash.unwrap_or(0),
         };
-        documents.fingerprinted(DocumentRef::Named(record.name), fingerprint, diag);
+        documents.fingerprinted(record.name.as_bytes(), Origin::Saved, fingerprint, diag);
     }
 }

@@ -1,60 +1,391 @@
 //! The document table of a run: every input that got a fingerprint, by
-//! [`DocId`], with what is needed to name it and to read it again.
+//! [`DocId`], with its name and what is needed to read it again.
 //!
 //! It also does the accounting: each input is counted exactly once, as
 //! fingerprinted, too short, empty, skipped (with its reason) or failed.
+//!
+//! Memory per document is kept small, since a run may hold 10^7 of them:
+//! names live in one arena ([`Names`]); in raw mode a document is its
+//! search entry (id and fingerprint, 16 bytes); when verifying, documents
+//! with the same features join one class and a document is its class
+//! number (4 bytes), while classes hold the fingerprint, the feature count
+//! and the first member, the one read again.
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::io::{self, Read, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
 
+use super::names::Names;
 use crate::diag::Diagnostics;
 use crate::fingerprint::Fingerprint;
-use crate::input::{FileDocument, Outcome, SkipReason};
+use crate::input::{Outcome, SkipReason};
 use crate::search::DocId;
 
-/// How a document can be named and read again.
-#[derive(Clone, Debug)]
-pub enum DocumentRef {
-    /// A file on disk.
-    File(FileDocument),
-    /// A record of stdin; its text is kept in the spool at `offset` when
-    /// it must be read again (the first record of each class).
-    Record {
-        /// The record id.
-        id: String,
-        /// Where its bytes start in the spool, if they were kept.
-        offset: Option<u64>,
-        /// How many bytes.
-        len: u64,
+/// How a document can be read again.
+#[derive(Debug)]
+pub enum Origin {
+    /// A file: its name is its path.
+    File,
+    /// A line of a fingerprint file: its name is read again as a path.
+    Saved,
+    /// A record of a stream: its text, kept if it starts a class.
+    Record(Vec<u8>),
+    /// A FIFO named on the command line: a copy of its bytes.
+    Piped(File),
+}
+
+/// Documents with the same features: one fingerprint, one feature set,
+/// so every pair among them is a near-duplicate with Jaccard 1 and the
+/// class is searched and verified once, through its first member.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Class {
+    /// The shared SimHash.
+    pub simhash: u64,
+    /// Features counted by the fingerprint (an upper bound on the distinct
+    /// features an exact Jaccard compares).
+    pub features: u32,
+    /// The first member, in input order: the one read again to verify.
+    pub first: DocId,
+    /// Fewer features than `--min-features`: matched by exact content only.
+    pub short: bool,
+}
+
+/// Class numbers, in order of first member.
+pub type ClassId = u32;
+
+/// How documents are kept for the search.
+#[derive(Debug)]
+pub enum Grouping {
+    /// Raw mode: each document is searched with its own fingerprint.
+    Raw {
+        /// `(id, simhash)` of documents with enough features.
+        entries: Vec<(DocId, u64)>,
+        /// `(id, content hash)` of the short ones, matched by content.
+        short: Vec<(DocId, u64)>,
     },
-    /// A line of a fingerprint file: the name it gave (read again as a path).
-    Named(String),
-    /// A FIFO or process substitution named on the command line: it cannot
-    /// be read twice, so its bytes were copied aside as it was read.
-    Piped {
-        /// The path as given.
-        display: String,
-        /// An anonymous temporary file with its bytes.
-        copy: std::sync::Arc<File>,
+    /// Verified mode: documents with the same features form classes.
+    Classes {
+        /// The class of each document.
+        class_of: Vec<ClassId>,
+        /// The classes, by number.
+        classes: Vec<Class>,
+        /// The class of each key (feature digest; content hash when short).
+        index: HashMap<u64, ClassId>,
     },
 }
 
-impl DocumentRef {
-    /// The name shown to users: a path or a record id.
-    pub fn name(&self) -> Cow<'_, str> {
-        match self {
-            DocumentRef::File(file) => Cow::Borrowed(&file.display),
-            DocumentRef::Record { id, .. } => Cow::Borrowed(id),
-            DocumentRef::Named(name) => Cow::Borrowed(name),
-            DocumentRef::Piped { display, .. } => Cow::Borrowed(display),
+/// The documents of a run and their fingerprints, filled in input order.
+#[derive(Debug)]
+pub struct Documents {
+    names: Names,
+    /// What a name means: a path to read again, or only a name.
+    names_are_paths: bool,
+    /// How documents are kept for the search.
+    pub grouping: Grouping,
+    /// Texts of records that start a class, in class order.
+    spool: Option<Spool>,
+    /// Where each class's text starts in the spool (records only).
+    text_starts: Vec<u64>,
+    /// Copies of piped documents.
+    piped: HashMap<DocId, Arc<File>>,
+    min_features: u64,
+}
+
+impl Documents {
+    /// An empty table. Documents with fewer than `min_features` features
+    /// are matched by exact content only; `classes` joins documents with
+    /// the same features (verified mode) instead of keeping each apart.
+    pub fn new(min_features: u64, classes: bool) -> Self {
+        let grouping = if classes {
+            Grouping::Classes {
+                class_of: Vec::new(),
+                classes: Vec::new(),
+                index: HashMap::new(),
+            }
+        } else {
+            Grouping::Raw {
+                entries: Vec::new(),
+                short: Vec::new(),
+            }
+        };
+        Documents {
+            names: Names::default(),
+            names_are_paths: true,
+            grouping,
+            spool: None,
+            text_starts: Vec::new(),
+            piped: HashMap::new(),
+            min_features,
         }
+    }
+
+    /// Keeps the text of records that start a class in an anonymous
+    /// temporary file, so verification can read them again.
+    pub fn keep_texts(&mut self) -> io::Result<()> {
+        self.spool = Some(Spool::new()?);
+        Ok(())
+    }
+
+    /// How many documents have an id.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Accounts for one input's outcome, in input order.
+    pub fn record(
+        &mut self,
+        outcome: Outcome<(Vec<u8>, Origin, Fingerprint)>,
+        diag: &mut Diagnostics,
+    ) {
+        match outcome {
+            Outcome::Done((name, origin, fingerprint)) => {
+                self.fingerprinted(&name, origin, fingerprint, diag)
+            }
+            Outcome::Skipped { name, reason } => self.skipped(&name, reason, diag),
+            Outcome::Failed(error) => self.failed(error, diag),
+        }
+    }
+
+    /// Counts an input passed over.
+    pub fn skipped(&mut self, name: &str, reason: SkipReason, diag: &mut Diagnostics) {
+        diag.tally.seen += 1;
+        diag.tally.skip(reason);
+        diag.note(format_args!("{name}: skipped ({reason})"));
+    }
+
+    /// Reports and counts an input that could not be read.
+    pub fn failed(&mut self, error: impl std::fmt::Display, diag: &mut Diagnostics) {
+        diag.tally.seen += 1;
+        diag.error(error);
+    }
+
+    /// Adds a fingerprinted document. Empty documents are only counted;
+    /// short ones are matched by exact content.
+    ///
+    /// Documents join a class by the digest of their features (by their
+    /// raw content when short); fingerprints read back from a file have no
+    /// such digest and are each a class of their own.
+    pub fn fingerprinted(
+        &mut self,
+        name: &[u8],
+        origin: Origin,
+        fingerprint: Fingerprint,
+        diag: &mut Diagnostics,
+    ) {
+        diag.tally.seen += 1;
+        diag.tally.bytes += fingerprint.bytes;
+        if fingerprint.features == 0 {
+            diag.tally.empty += 1;
+            diag.note(format_args!(
+                "{}: no features (empty)",
+                String::from_utf8_lossy(name)
+            ));
+            return;
+        }
+        let Ok(id) = DocId::try_from(self.names.len()) else {
+            diag.error(format_args!(
+                "{}: more than {} documents in one run; the rest are not searched",
+                String::from_utf8_lossy(name),
+                DocId::MAX
+            ));
+            return;
+        };
+        if let Err(error) = self.names.push(name) {
+            diag.error(format_args!("cannot keep the names of documents: {error}"));
+            return;
+        }
+        let short = fingerprint.features < self.min_features;
+        if short {
+            diag.tally.too_short += 1;
+        } else {
+            diag.tally.fingerprinted += 1;
+        }
+        let key = match (&origin, short) {
+            (_, true) => Some(short_key(fingerprint.content_hash)),
+            (Origin::Saved, false) => None,
+            (_, false) => Some(fingerprint.content_hash),
+        };
+        let text = match origin {
+            Origin::File => None,
+            Origin::Saved => {
+                self.names_are_paths = true;
+                None
+            }
+            Origin::Record(text) => {
+                self.names_are_paths = false;
+                Some(text)
+            }
+            Origin::Piped(copy) => {
+                self.piped.insert(id, Arc::new(copy));
+                None
+            }
+        };
+        match &mut self.grouping {
+            Grouping::Raw {
+                entries,
+                short: shorts,
+            } => {
+                if short {
+                    shorts.push((id, fingerprint.content_hash));
+                } else {
+                    entries.push((id, fingerprint.simhash));
+                }
+            }
+            Grouping::Classes {
+                class_of,
+                classes,
+                index,
+            } => {
+                let next = classes.len() as ClassId;
+                let class = match key {
+                    Some(key) => *index.entry(key).or_insert(next),
+                    None => next,
+                };
+                class_of.push(class);
+                if class == next {
+                    classes.push(Class {
+                        simhash: fingerprint.simhash,
+                        features: u32::try_from(fingerprint.features).unwrap_or(u32::MAX),
+                        first: id,
+                        short,
+                    });
+                    if let Some(text) = text {
+                        self.keep_text(&text, diag);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Appends the text of the class just started to the spool.
+    fn keep_text(&mut self, text: &[u8], diag: &mut Diagnostics) {
+        let Some(spool) = self.spool.as_mut() else {
+            return;
+        };
+        match spool.append(text) {
+            Ok(at) => self.text_starts.push(at),
+            Err(error) => {
+                diag.error(format_args!(
+                    "cannot keep records for verification: {error}"
+                ));
+                self.spool = None;
+            }
+        }
+    }
+
+    /// The name of a document, as shown.
+    pub fn name(&self, id: DocId) -> String {
+        self.names.text(id as usize)
+    }
+
+    /// How to read a document again.
+    pub fn source(&self, id: DocId) -> Source<'_> {
+        if let Some(copy) = self.piped.get(&id) {
+            return Source::Copy(copy);
+        }
+        if self.names_are_paths {
+            return match self.names.get(id as usize) {
+                Ok(bytes) => Source::Path(path_from_bytes(&bytes)),
+                Err(error) => Source::Lost(error.to_string()),
+            };
+        }
+        Source::Lost("its text was not kept".to_string())
+    }
+
+    /// The kept text of a class (records), if any.
+    pub fn class_text(&self, class: ClassId) -> Option<io::Result<Vec<u8>>> {
+        let spool = self.spool.as_ref()?;
+        let start = *self.text_starts.get(class as usize)?;
+        let end = self
+            .text_starts
+            .get(class as usize + 1)
+            .copied()
+            .unwrap_or(spool.length);
+        Some(spool.read(start, end - start))
+    }
+
+    /// The classes (verified mode), else nothing.
+    pub fn classes(&self) -> &[Class] {
+        match &self.grouping {
+            Grouping::Classes { classes, .. } => classes,
+            Grouping::Raw { .. } => &[],
+        }
+    }
+
+    /// The members of every class (verified mode).
+    pub fn members(&self) -> Members {
+        let Grouping::Classes {
+            class_of, classes, ..
+        } = &self.grouping
+        else {
+            return Members {
+                starts: vec![0],
+                ids: Vec::new(),
+            };
+        };
+        let mut starts = vec![0u32; classes.len() + 1];
+        for &class in class_of {
+            starts[class as usize + 1] += 1;
+        }
+        for i in 1..starts.len() {
+            starts[i] += starts[i - 1];
+        }
+        let mut next = starts.clone();
+        let mut ids = vec![0; class_of.len()];
+        for (id, &class) in class_of.iter().enumerate() {
+            ids[next[class as usize] as usize] = id as DocId;
+            next[class as usize] += 1;
+        }
+        Members { starts, ids }
     }
 }
 
-/// Record texts written aside so that `--verify` can read them again
-/// without holding stdin in memory.
+/// Keys of short documents (matched by raw content) never meet the
+/// feature digests of the others.
+fn short_key(content_hash: u64) -> u64 {
+    content_hash ^ 0x5407_7e4c_0a7e_17ed
+}
+
+#[cfg(unix)]
+fn path_from_bytes(bytes: &[u8]) -> PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    std::ffi::OsStr::from_bytes(bytes).into()
+}
+
+#[cfg(not(unix))]
+fn path_from_bytes(bytes: &[u8]) -> PathBuf {
+    PathBuf::from(String::from_utf8_lossy(bytes).into_owned())
+}
+
+/// How a document is read again.
+#[derive(Debug)]
+pub enum Source<'a> {
+    /// Open this path.
+    Path(PathBuf),
+    /// Read this copy.
+    Copy(&'a File),
+    /// It cannot be: why.
+    Lost(String),
+}
+
+/// The documents of each class, in input order (one allocation for all).
+#[derive(Debug)]
+pub struct Members {
+    starts: Vec<u32>,
+    ids: Vec<DocId>,
+}
+
+impl Members {
+    /// The members of `class`, ascending.
+    pub fn of(&self, class: ClassId) -> &[DocId] {
+        &self.ids[self.starts[class as usize] as usize..self.starts[class as usize + 1] as usize]
+    }
+}
+
+/// Record texts written aside so that verification can read them again
+/// without holding the stream in memory.
 #[derive(Debug)]
 pub struct Spool {
     file: File,
@@ -78,203 +409,35 @@ impl Spool {
         Ok(offset)
     }
 
-    /// Reads back `len` bytes at `offset`.
-    pub fn read(&mut self, offset: u64, len: u64) -> io::Result<Vec<u8>> {
-        self.file.seek(SeekFrom::Start(offset))?;
+    /// Reads back `len` bytes at `offset` (positioned reads: any thread).
+    pub fn read(&self, offset: u64, len: u64) -> io::Result<Vec<u8>> {
         let mut text = Vec::with_capacity(len as usize);
-        (&mut self.file).take(len).read_to_end(&mut text)?;
-        // Appends continue at the end.
-        self.file.seek(SeekFrom::End(0))?;
+        Positioned {
+            file: &self.file,
+            at: offset,
+        }
+        .take(len)
+        .read_to_end(&mut text)?;
         Ok(text)
     }
 }
 
-/// Documents with the same features: one fingerprint, one feature set,
-/// so every pair among them is a near-duplicate with Jaccard 1 and the
-/// class is searched and verified once, through its first member.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Class {
-    /// The shared SimHash.
-    pub simhash: u64,
-    /// Features counted by the fingerprint (an upper bound on the distinct
-    /// features an exact Jaccard compares).
-    pub features: u64,
-    /// The first member, in input order: the one read again to verify.
-    pub first: DocId,
-    /// Fewer features than `--min-features`: matched by exact content only.
-    pub short: bool,
+/// Reads a shared file from a position with positioned reads, so several
+/// threads can read it at once.
+pub struct Positioned<'a> {
+    /// The file.
+    pub file: &'a File,
+    /// Where the next read starts.
+    pub at: u64,
 }
 
-/// Class numbers, in order of first member.
-pub type ClassId = u32;
-
-/// The documents of a run and their fingerprints, filled in input order.
-#[derive(Debug)]
-pub struct Documents {
-    /// Documents with at least one feature, by `DocId`.
-    pub refs: Vec<DocumentRef>,
-    /// The class of each document, by `DocId`.
-    pub class_of: Vec<ClassId>,
-    /// Classes of documents with the same features, by `ClassId`.
-    pub classes: Vec<Class>,
-    /// The class of each key seen; see [`Documents::fingerprinted`].
-    index: HashMap<(bool, u64), ClassId>,
-    /// Record texts, when they must be read again.
-    pub spool: Option<Spool>,
-    min_features: u64,
-}
-
-impl Documents {
-    /// An empty table; documents with fewer than `min_features` features
-    /// are matched by exact content only.
-    pub fn new(min_features: u64) -> Self {
-        Documents {
-            refs: Vec::new(),
-            class_of: Vec::new(),
-            classes: Vec::new(),
-            index: HashMap::new(),
-            spool: None,
-            min_features,
-        }
-    }
-
-    /// Accounts for one input's outcome, in input order.
-    pub fn record(&mut self, outcome: Outcome<(DocumentRef, Fingerprint)>, diag: &mut Diagnostics) {
-        match outcome {
-            Outcome::Done((document, fingerprint)) => {
-                self.fingerprinted(document, fingerprint, diag);
-            }
-            Outcome::Skipped { name, reason } => self.skipped(&name, reason, diag),
-            Outcome::Failed(error) => self.failed(error, diag),
-        }
-    }
-
-    /// Counts an input passed over.
-    pub fn skipped(&mut self, name: &str, reason: SkipReason, diag: &mut Diagnostics) {
-        diag.tally.seen += 1;
-        diag.tally.skip(reason);
-        diag.note(format_args!("{name}: skipped ({reason})"));
-    }
-
-    /// Reports and counts an input that could not be read.
-    pub fn failed(&mut self, error: impl std::fmt::Display, diag: &mut Diagnostics) {
-        diag.tally.seen += 1;
-        diag.error(error);
-    }
-
-    /// Adds a fingerprinted document and returns whether it starts a new
-    /// class (so its text is the one to keep for verification). Empty
-    /// documents are only counted; short ones are matched by exact content.
-    ///
-    /// Documents join a class by the digest of their features (by their
-    /// raw content when short); fingerprints read back from a file have no
-    /// such digest and are each a class of their own.
-    pub fn fingerprinted(
-        &mut self,
-        document: DocumentRef,
-        fingerprint: Fingerprint,
-        diag: &mut Diagnostics,
-    ) -> bool {
-        diag.tally.seen += 1;
-        diag.tally.bytes += fingerprint.bytes;
-        if fingerprint.features == 0 {
-            diag.tally.empty += 1;
-            diag.note(format_args!("{}: no features (empty)", document.name()));
-            return false;
-        }
-        let Ok(id) = DocId::try_from(self.refs.len()) else {
-            diag.error(format_args!(
-                "{}: more than {} documents in one run; the rest are not searched",
-                document.name(),
-                DocId::MAX
-            ));
-            return false;
-        };
-        let short = fingerprint.features < self.min_features;
-        if short {
-            diag.tally.too_short += 1;
-        } else {
-            diag.tally.fingerprinted += 1;
-        }
-        let key = match (&document, short) {
-            (_, true) => Some(fingerprint.content_hash),
-            (DocumentRef::Named(_), false) => None,
-            (_, false) => Some(fingerprint.content_hash),
-        };
-        self.refs.push(document);
-        let next = self.classes.len() as ClassId;
-        let class = match key {
-            Some(key) => *self.index.entry((short, key)).or_insert(next),
-            None => next,
-        };
-        self.class_of.push(class);
-        if class != next {
-            return false;
-        }
-        self.classes.push(Class {
-            simhash: fingerprint.simhash,
-            features: fingerprint.features,
-            first: id,
-            short,
-        });
-        true
-    }
-
-    /// The name of a document.
-    pub fn name(&self, id: DocId) -> Cow<'_, str> {
-        self.refs[id as usize].name()
-    }
-
-    /// The members of every class.
-    pub fn members(&self) -> Members {
-        let mut starts = vec![0u32; self.classes.len() + 1];
-        for &class in &self.class_of {
-            starts[class as usize + 1] += 1;
-        }
-        for i in 1..starts.len() {
-            starts[i] += starts[i - 1];
-        }
-        let mut next = starts.clone();
-        let mut ids = vec![0; self.class_of.len()];
-        for (id, &class) in self.class_of.iter().enumerate() {
-            ids[next[class as usize] as usize] = id as DocId;
-            next[class as usize] += 1;
-        }
-        Members { starts, ids }
-    }
-
-    /// Keeps the text of the record just added, so verification can read
-    /// it again; on failure verification of it reports an error instead.
-    pub fn keep_text(&mut self, text: &[u8], diag: &mut Diagnostics) {
-        let Some(spool) = self.spool.as_mut() else {
-            return;
-        };
-        match spool.append(text) {
-            Ok(at) => {
-                if let Some(DocumentRef::Record { offset, .. }) = self.refs.last_mut() {
-                    *offset = Some(at);
-                }
-            }
-            Err(error) => {
-                diag.error(format_args!(
-                    "cannot keep records for verification: {error}"
-                ));
-                self.spool = None;
-            }
-        }
-    }
-}
-
-/// The documents of each class, in input order (one allocation for all).
-#[derive(Debug)]
-pub struct Members {
-    starts: Vec<u32>,
-    ids: Vec<DocId>,
-}
-
-impl Members {
-    /// The members of `class`, ascending.
-    pub fn of(&self, class: ClassId) -> &[DocId] {
-        &self.ids[self.starts[class as usize] as usize..self.starts[class as usize + 1] as usize]
+impl Read for Positioned<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        #[cfg(unix)]
+        let n = std::os::unix::fs::FileExt::read_at(self.file, buf, self.at)?;
+        #[cfg(windows)]
+        let n = std::os::windows::fs::FileExt::seek_read(self.file, buf, self.at)?;
+        self.at += n as u64;
+        Ok(n)
     }
 }

@@ -14,6 +14,7 @@
 mod collect;
 mod documents;
 mod listing;
+mod names;
 mod radius;
 mod sources;
 
@@ -31,7 +32,7 @@ use crate::report::{self, Params, RadiusParams, Report, ReportGroup, ReportPair,
 use crate::search::{self, DocId, Method, SearchOptions, SearchOutcome};
 use crate::verify::{self, Verdict};
 
-use documents::{ClassId, Documents};
+use documents::{ClassId, Documents, Grouping};
 use listing::{ClassPair, DocumentPair, Listing};
 
 pub use radius::{BUDGET_SHARE, MIN_BUDGET_SECONDS, bit_flip_probability, expected_recall};
@@ -119,14 +120,15 @@ pub fn scan(
 ) -> crate::Result<Report> {
     let started = Instant::now();
     let fingerprinter = Fingerprinter::new(options.features.clone());
-    let mut documents = Documents::new(options.min_features);
+    let verifying = matches!(options.mode, Mode::Verified { .. });
+    let mut documents = Documents::new(options.min_features, verifying);
     let provenance = collect(inputs, options, &fingerprinter, &mut documents, diag)?;
     let collected = Instant::now();
     let fingerprint_seconds = (collected - started).as_secs_f64();
     let found = match options.mode {
-        Mode::Raw => raw(&documents, options)?,
+        Mode::Raw => raw(&mut documents, options)?,
         Mode::Verified { threshold } => {
-            verified(&mut documents, &fingerprinter, options, threshold, diag)?
+            verified(&documents, &fingerprinter, options, threshold, diag)?
         }
     };
     let verified_at = Instant::now();
@@ -169,7 +171,7 @@ pub fn scan(
 }
 
 /// Raw mode: every pair of documents within k, as the search lists them.
-fn raw(documents: &Documents, options: &ScanOptions) -> crate::Result<Found> {
+fn raw(documents: &mut Documents, options: &ScanOptions) -> crate::Result<Found> {
     let max_distance = options.max_distance.unwrap_or(RAW_MAX_DISTANCE);
     let search_options = SearchOptions {
         max_distance,
@@ -181,7 +183,7 @@ fn raw(documents: &Documents, options: &ScanOptions) -> crate::Result<Found> {
         options.progress,
         &format!(
             "searching {} fingerprints for pairs within {max_distance} bits",
-            documents.classes.len()
+            documents.len()
         ),
     );
     let outcome = find_raw_pairs(documents, &search_options);
@@ -217,15 +219,15 @@ fn raw(documents: &Documents, options: &ScanOptions) -> crate::Result<Found> {
 /// Verified mode: candidate pairs of classes within the chosen radius,
 /// each decided by the exact Jaccard of its feature sets.
 fn verified(
-    documents: &mut Documents,
+    documents: &Documents,
     fingerprinter: &Fingerprinter,
     options: &ScanOptions,
     threshold: f64,
     diag: &mut Diagnostics,
 ) -> crate::Result<Found> {
     // Short classes match by exact content only: never searched.
-    let entries: Vec<(DocId, u64)> = documents
-        .classes
+    let classes = documents.classes();
+    let entries: Vec<(DocId, u64)> = classes
         .iter()
         .enumerate()
         .filter(|(_, class)| !class.short)
@@ -235,15 +237,14 @@ fn verified(
     let searched_classes = entries.len().max(1) as f64;
     let workload = radius::Workload {
         fingerprints: &fingerprints,
-        mean_features: documents
-            .classes
+        mean_features: classes
             .iter()
             .filter(|class| !class.short)
             .map(|class| class.features as f64)
             .sum::<f64>()
             / searched_classes,
         bytes: diag.tally.bytes,
-        documents: documents.refs.len() as u64,
+        documents: documents.len() as u64,
     };
     let (chosen, chosen_by) = match options.max_distance {
         Some(k) => (radius::given(&workload, threshold, k), "option"),
@@ -279,24 +280,15 @@ fn verified(
         options.progress,
         &format!("verifying {} candidate pairs", class_pairs.len()),
     );
-    let firsts: Vec<DocId> = documents.classes.iter().map(|class| class.first).collect();
-    let sizes: Vec<u64> = documents
-        .classes
-        .iter()
-        .map(|class| class.features)
-        .collect();
-    let classes = documents.classes.len();
-    let checked = {
-        let sources = sources::Sources::new(documents, fingerprinter);
-        verify::verify(
-            &class_pairs,
-            classes,
-            |class| sizes[class as usize],
-            |class| sources.feature_set(firsts[class as usize]),
-            threshold,
-            verify::DEFAULT_BUDGET,
-        )
-    };
+    let sources = sources::Sources::new(documents, fingerprinter);
+    let checked = verify::verify(
+        &class_pairs,
+        classes.len(),
+        |class| u64::from(classes[class as usize].features),
+        |class| sources.feature_set(class),
+        threshold,
+        verify::DEFAULT_BUDGET,
+    );
     checking.finish();
     for (_, error) in &checked.failures {
         diag.error(format_args!("{error} (while verifying)"));
@@ -317,9 +309,9 @@ fn verified(
             Verdict::Unverified => unverified += weight(pair),
         }
     }
-    let listing = listing::list(&near, classes, &members, options.max_pairs, true);
+    let listing = listing::list(&near, classes.len(), &members, options.max_pairs, true);
     // Pairs within a class need no verification: they share their features.
-    let within: u64 = (0..classes as ClassId)
+    let within: u64 = (0..classes.len() as ClassId)
         .map(|class| {
             let c = members.of(class).len() as u64;
             c * c.saturating_sub(1) / 2
@@ -415,8 +407,8 @@ fn name_pairs(pairs: &[DocumentPair], documents: &Documents) -> Vec<ReportPair> 
     pairs
         .iter()
         .map(|pair| ReportPair {
-            a: documents.name(pair.a).into_owned(),
-            b: documents.name(pair.b).into_owned(),
+            a: documents.name(pair.a),
+            b: documents.name(pair.b),
             distance: pair.distance,
             similarity: report::similarity(pair.distance),
             jaccard: pair.jaccard,
@@ -431,10 +423,7 @@ fn name_groups(groups: &[Vec<DocId>], documents: &Documents) -> Vec<ReportGroup>
         .enumerate()
         .map(|(index, members)| ReportGroup {
             id: index + 1,
-            members: members
-                .iter()
-                .map(|&id| documents.name(id).into_owned())
-                .collect(),
+            members: members.iter().map(|&id| documents.name(id)).collect(),
         })
         .collect()
 }
@@ -456,25 +445,23 @@ fn read_list(list: &std::path::Path, separator: PathSeparator) -> crate::Result<
 /// Raw mode's search: SimHash pairs among documents with enough features,
 /// and exact-content pairs (distance 0) among the short ones; the two
 /// never meet, because equal content means an equal feature count.
-fn find_raw_pairs(documents: &Documents, options: &SearchOptions) -> crate::Result<SearchOutcome> {
-    let (mut simhashes, mut short) = (Vec::new(), Vec::new());
-    for (id, &class) in documents.class_of.iter().enumerate() {
-        let class = &documents.classes[class as usize];
-        if class.short {
-            // Exact content: documents of one class share it.
-            short.push((id as DocId, u64::from(documents.class_of[id])));
-        } else {
-            simhashes.push((id as DocId, class.simhash));
-        }
-    }
-    let mut outcome = search::search(&simhashes, options)?;
+fn find_raw_pairs(
+    documents: &mut Documents,
+    options: &SearchOptions,
+) -> crate::Result<SearchOutcome> {
+    let Grouping::Raw { entries, short } = &mut documents.grouping else {
+        unreachable!("raw mode keeps documents apart");
+    };
+    let mut outcome = search::search(entries, options)?;
+    // The search copied what it needs.
+    *entries = Vec::new();
     if short.len() > 1 {
         let exact_content = SearchOptions {
             max_distance: 0,
             method: Method::Exact,
             ..options.clone()
         };
-        let short = search::search(&short, &exact_content)?;
+        let short = search::search(short, &exact_content)?;
         outcome.pairs.extend(short.pairs);
         outcome.pairs.sort_unstable();
         outcome
