@@ -16,12 +16,14 @@
 //! every digest met must be the same one.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{Read, Write};
+#[cfg(test)]
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::delimited::{Chunk, Delimited};
+use super::blocks::{BLOCK_BYTES, Blocks, Piece};
 use crate::{Error, Result};
 
 /// Longest line accepted; a fingerprint line is a path and a few numbers.
@@ -55,15 +57,17 @@ pub struct Provenance {
     pub line: u64,
 }
 
-/// Fingerprints merged from one or more files.
+/// Fingerprints merged from one or more files, read in order (the tests'
+/// statement of the semantics; a scan parses blocks on the workers and
+/// feeds [`Declarations`] itself).
+#[cfg(test)]
 #[derive(Clone, Debug, Default)]
 pub struct FingerprintSet {
     /// Every fingerprint, in file order.
     pub records: Vec<FingerprintRecord>,
     /// The options all files agree on; `None` if no file declared any.
     pub provenance: Option<Provenance>,
-    /// Files that declared no digest: accepted, but worth a warning, since
-    /// nothing shows they were computed with the same options.
+    /// Files that declared no digest.
     pub files_without_digest: Vec<String>,
 }
 
@@ -71,99 +75,105 @@ pub struct FingerprintSet {
 ///
 /// Fails on the first unreadable file or malformed line, and on files whose
 /// digests differ.
+#[cfg(test)]
 pub fn read_fingerprint_files(paths: &[PathBuf]) -> Result<FingerprintSet> {
     let mut set = FingerprintSet::default();
     for path in paths {
-        if path.as_os_str() == "-" {
-            set.add_file(std::io::stdin().lock(), crate::error::STDIN)?;
-        } else {
-            let file = File::open(path).map_err(|source| Error::io(path, source))?;
-            set.add_file(BufReader::new(file), &path.display().to_string())?;
-        }
+        let (reader, name) = open(path)?;
+        set.add_file(reader, &name)?;
     }
     Ok(set)
 }
 
-/// What one line of a fingerprint file holds.
-enum Line {
-    Nothing,
-    Options {
-        digest: String,
-        options: Option<String>,
-    },
-    Record(FingerprintRecord, Option<(String, Option<String>)>),
+/// Opens a fingerprint file (`-`: stdin) and names it for messages.
+pub(crate) fn open(path: &std::path::Path) -> Result<(Box<dyn Read + Send>, String)> {
+    if path.as_os_str() == "-" {
+        Ok((Box::new(std::io::stdin()), crate::error::STDIN.to_string()))
+    } else {
+        let file = File::open(path).map_err(|source| Error::io(path, source))?;
+        Ok((Box::new(file), path.display().to_string()))
+    }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Format {
-    Text,
-    JsonLines,
-}
-
+#[cfg(test)]
 impl FingerprintSet {
     /// Adds the fingerprints of one file, read from `reader`; `source_name`
     /// names it in errors.
-    pub fn add_file<R: BufRead>(&mut self, reader: R, source_name: &str) -> Result<()> {
-        let mut lines = Delimited::new(reader, b'\n', MAX_LINE_BYTES);
-        let mut buf = Vec::new();
-        let mut format = None;
+    pub fn add_file<R: Read>(&mut self, reader: R, source_name: &str) -> Result<()> {
+        let mut declarations = Declarations {
+            provenance: self.provenance.take(),
+            files_without_digest: std::mem::take(&mut self.files_without_digest),
+        };
+        let result = self.add_lines(reader, source_name, &mut declarations);
+        self.provenance = declarations.provenance;
+        self.files_without_digest = declarations.files_without_digest;
+        result
+    }
+
+    fn add_lines<R: Read>(
+        &mut self,
+        reader: R,
+        source_name: &str,
+        declarations: &mut Declarations,
+    ) -> Result<()> {
         let mut declared = false;
-        let mut number = 0;
-        loop {
-            let chunk = lines
-                .next_into(&mut buf)
-                .map_err(|source| Error::io_named(source_name, source))?;
-            number += 1;
-            let error = |message: String| Error::Parse {
-                source_name: source_name.to_string(),
-                line: number,
-                message,
-            };
-            match chunk {
-                None => break,
-                Some(Chunk::TooLong) => {
-                    return Err(error(format!("line longer than {MAX_LINE_BYTES} bytes")));
-                }
-                Some(Chunk::Whole) => {}
-            }
-            if buf.last() == Some(&b'\r') {
-                buf.pop();
-            }
-            if buf.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
-            let format = *format.get_or_insert(if buf.first() == Some(&b'{') {
-                Format::JsonLines
-            } else {
-                Format::Text
-            });
-            let parsed = match format {
-                Format::Text => parse_text_line(&buf),
-                Format::JsonLines => parse_json_line(&buf),
-            }
-            .map_err(error)?;
-            let declaration = match parsed {
-                Line::Nothing => None,
-                Line::Options { digest, options } => Some((digest, options)),
-                Line::Record(record, declaration) => {
+        for block in FingerprintBlocks::new(reader, source_name) {
+            for parsed in block.parse() {
+                let (line, parsed) = parsed?;
+                if let Some(record) = declarations.take(parsed, source_name, line, &mut declared)? {
                     self.records.push(record);
-                    declaration
                 }
-            };
-            if let Some((digest, options)) = declaration {
-                declared = true;
-                self.check_digest(Provenance {
-                    digest,
-                    options,
-                    source_name: source_name.to_string(),
-                    line: number,
-                })?;
             }
         }
+        declarations.file_done(source_name, declared);
+        Ok(())
+    }
+}
+
+/// The options the files of a run declare: every digest met must be the
+/// same one.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Declarations {
+    /// The options all files agree on; `None` if no file declared any.
+    pub provenance: Option<Provenance>,
+    /// Files that declared no digest: accepted, but worth a warning, since
+    /// nothing shows they were computed with the same options.
+    pub files_without_digest: Vec<String>,
+}
+
+impl Declarations {
+    /// Takes one parsed line of `source_name`: checks what it declares,
+    /// and returns its fingerprint, if it holds one. `declared` becomes
+    /// true once the file has declared its options.
+    pub(crate) fn take(
+        &mut self,
+        line: Line,
+        source_name: &str,
+        number: u64,
+        declared: &mut bool,
+    ) -> Result<Option<FingerprintRecord>> {
+        let (record, declaration) = match line {
+            Line::Nothing => (None, None),
+            Line::Options { digest, options } => (None, Some((digest, options))),
+            Line::Record(record, declaration) => (Some(record), declaration),
+        };
+        if let Some((digest, options)) = declaration {
+            *declared = true;
+            self.check_digest(Provenance {
+                digest,
+                options,
+                source_name: source_name.to_string(),
+                line: number,
+            })?;
+        }
+        Ok(record)
+    }
+
+    /// Notes the end of a file.
+    pub(crate) fn file_done(&mut self, source_name: &str, declared: bool) {
         if !declared {
             self.files_without_digest.push(source_name.to_string());
         }
-        Ok(())
     }
 
     fn check_digest(&mut self, found: Provenance) -> Result<()> {
@@ -193,8 +203,121 @@ impl FingerprintSet {
     }
 }
 
+/// What one line of a fingerprint file holds.
+#[derive(Debug)]
+pub(crate) enum Line {
+    Nothing,
+    Options {
+        digest: String,
+        options: Option<String>,
+    },
+    Record(FingerprintRecord, Option<(String, Option<String>)>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Format {
+    Text,
+    JsonLines,
+}
+
+/// A fingerprint file cut into blocks of whole lines; the format is that
+/// of its first non-empty line (`{` starts JSON Lines).
+pub(crate) struct FingerprintBlocks<R> {
+    blocks: Blocks<R>,
+    source_name: Arc<str>,
+    format: Option<Format>,
+}
+
+/// Some lines of a fingerprint file, not parsed yet.
+pub(crate) struct FingerprintBlock {
+    piece: Piece,
+    source_name: Arc<str>,
+    format: Option<Format>,
+}
+
+impl<R: Read> FingerprintBlocks<R> {
+    /// The blocks of `reader`, named `source_name` in errors.
+    pub(crate) fn new(reader: R, source_name: &str) -> Self {
+        FingerprintBlocks {
+            blocks: Blocks::with_block_bytes(reader, b'\n', MAX_LINE_BYTES, BLOCK_BYTES),
+            source_name: Arc::from(source_name),
+            format: None,
+        }
+    }
+}
+
+impl<R: Read> Iterator for FingerprintBlocks<R> {
+    type Item = FingerprintBlock;
+
+    fn next(&mut self) -> Option<FingerprintBlock> {
+        let piece = self.blocks.next()?;
+        if self.format.is_none()
+            && let Piece::Block { bytes, .. } = &piece
+        {
+            self.format = super::blocks::records(bytes, b'\n')
+                .map(|line| line.strip_suffix(b"\r").unwrap_or(line))
+                .find(|line| !line.iter().all(u8::is_ascii_whitespace))
+                .map(|line| {
+                    if line.first() == Some(&b'{') {
+                        Format::JsonLines
+                    } else {
+                        Format::Text
+                    }
+                });
+        }
+        Some(FingerprintBlock {
+            piece,
+            source_name: Arc::clone(&self.source_name),
+            format: self.format,
+        })
+    }
+}
+
+impl FingerprintBlock {
+    /// Every line of the block that says something, with its number, up
+    /// to the first error (which ends the list).
+    pub(crate) fn parse(self) -> Vec<Result<(u64, Line)>> {
+        let source_name = &*self.source_name;
+        let error = |line: u64, message: String| Error::Parse {
+            source_name: source_name.to_string(),
+            line,
+            message,
+        };
+        match self.piece {
+            Piece::Failed(source) => vec![Err(Error::io_named(source_name, source))],
+            Piece::TooLong { number } => vec![Err(error(
+                number,
+                format!("line longer than {MAX_LINE_BYTES} bytes"),
+            ))],
+            Piece::Block { bytes, first } => {
+                let mut parsed = Vec::new();
+                for (index, line) in super::blocks::records(&bytes, b'\n').enumerate() {
+                    let number = first + index as u64;
+                    let line = line.strip_suffix(b"\r").unwrap_or(line);
+                    if line.iter().all(u8::is_ascii_whitespace) {
+                        continue;
+                    }
+                    let result = match self.format {
+                        Some(Format::JsonLines) => parse_json_line(line),
+                        _ => parse_text_line(line),
+                    };
+                    match result {
+                        Ok(Line::Nothing) => {}
+                        Ok(line) => parsed.push(Ok((number, line))),
+                        Err(message) => {
+                            parsed.push(Err(error(number, message)));
+                            break;
+                        }
+                    }
+                }
+                parsed
+            }
+        }
+    }
+}
+
 /// Writes one line of the text format (`<16 hex>  <name>`), escaping as
-/// GNU coreutils does, so [`FingerprintSet::add_file`] reads back `name`
+/// GNU coreutils does, so the parser reads back `name`
 /// exactly. Kept beside the parser so the two cannot drift apart.
 pub fn write_text_line<W: Write>(mut out: W, simhash: u64, name: &str) -> std::io::Result<()> {
     if !name.contains(['\\', '\n', '\r']) {

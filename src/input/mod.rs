@@ -6,7 +6,7 @@
 //! with its binary and size checks ([`open_document`]), path lists for
 //! `--files-from` ([`read_path_list`]), records on stdin ([`RecordReader`]),
 //! fingerprint files written by `simdup fingerprint`
-//! ([`read_fingerprint_files`]) and sizes like `10M` ([`parse_size`]).
+//! (`FingerprintBlocks`) and sizes like `10M` ([`parse_size`]).
 //! It does not fingerprint, print or count: every outcome is a value the
 //! caller reports.
 
@@ -27,7 +27,10 @@ use std::path::PathBuf;
 pub use files_from::PathSeparator;
 pub(crate) use files_from::read_path_list;
 pub use fingerprint_file::Provenance;
-pub(crate) use fingerprint_file::{FingerprintSet, read_fingerprint_files, write_text_line};
+pub(crate) use fingerprint_file::{
+    Declarations, FingerprintBlock, FingerprintBlocks, FingerprintRecord,
+    open as open_fingerprint_file, write_text_line,
+};
 pub use glob::GlobFilter;
 pub(crate) use records::RecordBlocks;
 pub use records::{RecordFormat, RecordOptions};

@@ -8,7 +8,8 @@ use std::path::PathBuf;
 use crate::diag::Diagnostics;
 use crate::fingerprint::{Fingerprint, Fingerprinter};
 use crate::input::{
-    FileDocument, FingerprintSet, Outcome, RecordBlocks, RecordOptions, Walk, WalkOptions,
+    Declarations, FileDocument, FingerprintBlock, FingerprintBlocks, FingerprintRecord, Outcome,
+    RecordBlocks, RecordOptions, Walk, WalkOptions,
 };
 use crate::parallel::for_each_ordered;
 use crate::progress::Progress;
@@ -157,22 +158,66 @@ pub fn collect_records<R: Read + Send>(
     progress.finish();
 }
 
-/// Adds fingerprints read back from `simdup fingerprint` output.
-pub fn collect_saved(saved: FingerprintSet, documents: &mut Documents, diag: &mut Diagnostics) {
-    for record in saved.records {
-        // A line without a feature count, or without the content hash that
-        // exact matching of short documents needs, is searched by SimHash.
-        let features = match (record.simhash, record.features, record.content_hash) {
-            (None, _, _) => 0,
-            (Some(_), Some(features), Some(_)) => features,
-            (Some(_), _, _) => u64::MAX,
-        };
-        let fingerprint = Fingerprint {
-            simhash: record.simhash.unwrap_or(0),
-            features,
-            bytes: record.bytes.unwrap_or(0),
-            content_hash: record.content_hash.unwrap_or(0),
-        };
-        documents.fingerprinted(record.name.as_bytes(), Origin::Saved, fingerprint, diag);
+/// Adds fingerprints read back from `simdup fingerprint` output: each
+/// file is cut into blocks of lines on the reading thread and parsed on the
+/// workers; declarations are checked in file order. Returns what the files
+/// declared; a malformed line or a second set of options ends the run.
+pub fn collect_saved(
+    files: &[PathBuf],
+    documents: &mut Documents,
+    diag: &mut Diagnostics,
+) -> crate::Result<Declarations> {
+    let mut declarations = Declarations::default();
+    for path in files {
+        let (reader, source_name) = crate::input::open_fingerprint_file(path)?;
+        let mut declared = false;
+        let mut failure = None;
+        for_each_ordered(
+            FingerprintBlocks::new(reader, &source_name),
+            FingerprintBlock::parse,
+            |_, lines| {
+                for line in lines {
+                    let taken = line.and_then(|(number, line)| {
+                        declarations.take(line, &source_name, number, &mut declared)
+                    });
+                    match taken {
+                        Ok(Some(record)) => add_saved(record, documents, diag),
+                        Ok(None) => {}
+                        Err(error) => {
+                            failure = Some(error);
+                            return ControlFlow::Break(());
+                        }
+                    }
+                }
+                ControlFlow::Continue(())
+            },
+        );
+        if let Some(error) = failure {
+            return Err(error);
+        }
+        declarations.file_done(&source_name, declared);
+        if !declared {
+            diag.warn(format_args!(
+                "{source_name}: names no options digest; assuming its fingerprints are comparable"
+            ));
+        }
     }
+    Ok(declarations)
+}
+
+fn add_saved(record: FingerprintRecord, documents: &mut Documents, diag: &mut Diagnostics) {
+    // A line without a feature count, or without the content hash that
+    // exact matching of short documents needs, is searched by SimHash.
+    let features = match (record.simhash, record.features, record.content_hash) {
+        (None, _, _) => 0,
+        (Some(_), Some(features), Some(_)) => features,
+        (Some(_), _, _) => u64::MAX,
+    };
+    let fingerprint = Fingerprint {
+        simhash: record.simhash.unwrap_or(0),
+        features,
+        bytes: record.bytes.unwrap_or(0),
+        content_hash: record.content_hash.unwrap_or(0),
+    };
+    documents.fingerprinted(record.name.as_bytes(), Origin::Saved, fingerprint, diag);
 }

@@ -24,9 +24,7 @@ use std::time::Instant;
 use crate::Error;
 use crate::diag::Diagnostics;
 use crate::fingerprint::{FeatureOptions, Fingerprinter};
-use crate::input::{
-    PathSeparator, Provenance, RecordOptions, WalkOptions, read_fingerprint_files, read_path_list,
-};
+use crate::input::{PathSeparator, Provenance, RecordOptions, WalkOptions, read_path_list};
 use crate::progress::Progress;
 use crate::report::{self, Params, RadiusParams, Report, ReportGroup, ReportPair, Seconds, Stats};
 use crate::search::{self, DocId, Method, SearchOptions, SearchOutcome};
@@ -376,13 +374,8 @@ fn collect(
             options.progress,
         ),
         Inputs::Fingerprints(files) => {
-            let saved = read_fingerprint_files(files)?;
-            for file in &saved.files_without_digest {
-                diag.warn(format_args!(
-                    "{file}: names no options digest; assuming its fingerprints are comparable"
-                ));
-            }
-            if let Some(provenance) = &saved.provenance
+            let declared = collect::collect_saved(files, documents, diag)?;
+            if let Some(provenance) = &declared.provenance
                 && matches!(options.mode, Mode::Verified { .. })
                 && provenance.digest != options.features.digest()
             {
@@ -394,9 +387,7 @@ fn collect(
                     provenance.options.as_deref().unwrap_or("not named")
                 )));
             }
-            let provenance = saved.provenance.clone();
-            collect::collect_saved(saved, documents, diag);
-            return Ok(provenance);
+            return Ok(declared.provenance);
         }
     }
     Ok(None)
