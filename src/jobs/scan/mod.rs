@@ -443,6 +443,8 @@ fn find_raw_pairs(
     let Grouping::Raw { entries, short } = &mut documents.grouping else {
         unreachable!("raw mode keeps documents apart");
     };
+    // The search keeps its own copies: hand it no slack.
+    entries.shrink_to_fit();
     let mut outcome = search::search(entries, options)?;
     // The search copied what it needs.
     *entries = Vec::new();

@@ -14,6 +14,9 @@ const MEMORY_BYTES: usize = 64 << 20;
 /// Bytes gathered before each write to the file.
 const WRITE_BYTES: usize = 1 << 20;
 
+/// Names between two recorded start offsets.
+const CHECKPOINT: usize = 32;
+
 /// An append-only list of names, numbered from 0.
 #[derive(Debug)]
 pub struct Names {
@@ -23,9 +26,11 @@ pub struct Names {
     file: Option<File>,
     written: u64,
     pending: Vec<u8>,
-    /// Where each name starts (as if all bytes were one array); a name
-    /// ends where the next starts.
-    starts: Vec<u64>,
+    /// The length of each name, and where every `CHECKPOINT`-th name
+    /// starts (as if all bytes were one array): about 4 bytes per name
+    /// instead of 8 for a start each.
+    lengths: Vec<u32>,
+    checkpoints: Vec<u64>,
     total: u64,
     budget: usize,
 }
@@ -44,15 +49,21 @@ impl Names {
             file: None,
             written: 0,
             pending: Vec::new(),
-            starts: Vec::new(),
+            lengths: Vec::new(),
+            checkpoints: Vec::new(),
             total: 0,
             budget,
         }
     }
 
-    /// Appends a name.
+    /// Appends a name (of at most 4 GiB).
     pub fn push(&mut self, name: &[u8]) -> io::Result<()> {
-        self.starts.push(self.total);
+        let length = u32::try_from(name.len())
+            .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "name longer than 4 GiB"))?;
+        if self.lengths.len().is_multiple_of(CHECKPOINT) {
+            self.checkpoints.push(self.total);
+        }
+        self.lengths.push(length);
         self.total += name.len() as u64;
         if self.file.is_none() && self.memory.len() + name.len() <= self.budget {
             self.memory.extend_from_slice(name);
@@ -79,13 +90,18 @@ impl Names {
 
     /// How many names.
     pub fn len(&self) -> usize {
-        self.starts.len()
+        self.lengths.len()
     }
 
     /// Name `index` as bytes.
     pub fn get(&self, index: usize) -> io::Result<Cow<'_, [u8]>> {
-        let start = self.starts[index];
-        let end = self.starts.get(index + 1).copied().unwrap_or(self.total);
+        let checkpoint = index / CHECKPOINT;
+        let start = self.checkpoints[checkpoint]
+            + self.lengths[checkpoint * CHECKPOINT..index]
+                .iter()
+                .map(|&length| u64::from(length))
+                .sum::<u64>();
+        let end = start + u64::from(self.lengths[index]);
         let in_memory = self.memory.len() as u64;
         if end <= in_memory {
             return Ok(Cow::Borrowed(&self.memory[start as usize..end as usize]));
