@@ -11,17 +11,24 @@
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
+use std::sync::{Condvar, Mutex, mpsc};
 
 use rayon::iter::ParallelBridge;
 use rayon::prelude::*;
+
+/// Items started but not yet consumed, per worker thread: enough to keep
+/// every worker busy while the consumer waits for a slow item, few enough
+/// that results waiting for their turn cost little memory.
+const AHEAD_PER_THREAD: usize = 8;
 
 /// Runs `work` on every item in parallel and calls `consume(index,
 /// result)` on this thread in input order, until `consume` breaks.
 ///
 /// Items are pulled from `items` as workers become free, so the work
 /// starts with the first item, and the stream itself (a directory walk,
-/// say) runs on the workers too. Once `consume` breaks, no more items are
+/// say) runs on the workers too. No more than a few items per thread are
+/// ever ahead of the consumer, so a slow consumer slows the workers
+/// instead of piling up results. Once `consume` breaks, no more items are
 /// pulled and items already pulled are not worked on.
 pub(crate) fn for_each_ordered<I, R, W, C>(items: I, work: W, mut consume: C)
 where
@@ -33,12 +40,13 @@ where
 {
     let (sender, receiver) = mpsc::channel();
     let stopped = AtomicBool::new(false);
+    let window = Window::new(AHEAD_PER_THREAD * rayon::current_num_threads().max(1));
     std::thread::scope(|scope| {
-        let (work, stopped) = (&work, &stopped);
+        let (work, stopped, window) = (&work, &stopped, &window);
         scope.spawn(move || {
             items
                 .enumerate()
-                .take_while(|_| !stopped.load(Ordering::Relaxed))
+                .take_while(|&(index, _)| window.wait_for(index, stopped))
                 .par_bridge()
                 .for_each_with(sender, |sender, (index, item)| {
                     if stopped.load(Ordering::Relaxed) {
@@ -55,12 +63,47 @@ where
             while let Some(result) = waiting.remove(&next) {
                 if consume(next, result).is_break() {
                     stopped.store(true, Ordering::Relaxed);
+                    window.consumed(usize::MAX);
                     break 'receive;
                 }
                 next += 1;
+                window.consumed(next);
             }
         }
     });
+}
+
+/// How far ahead of the consumer the workers may start items.
+struct Window {
+    size: usize,
+    /// Items consumed so far.
+    consumed: Mutex<usize>,
+    moved: Condvar,
+}
+
+impl Window {
+    fn new(size: usize) -> Window {
+        Window {
+            size: size.max(1),
+            consumed: Mutex::new(0),
+            moved: Condvar::new(),
+        }
+    }
+
+    /// Waits until item `index` may start; false once the run stopped.
+    fn wait_for(&self, index: usize, stopped: &AtomicBool) -> bool {
+        let mut consumed = self.consumed.lock().unwrap_or_else(|e| e.into_inner());
+        while index >= consumed.saturating_add(self.size) && !stopped.load(Ordering::Relaxed) {
+            consumed = self.moved.wait(consumed).unwrap_or_else(|e| e.into_inner());
+        }
+        !stopped.load(Ordering::Relaxed)
+    }
+
+    /// Records that the consumer has taken the first `count` items.
+    fn consumed(&self, count: usize) {
+        *self.consumed.lock().unwrap_or_else(|e| e.into_inner()) = count;
+        self.moved.notify_all();
+    }
 }
 
 #[cfg(test)]
@@ -132,6 +175,26 @@ mod tests {
         );
         assert_eq!(consumed, 10);
         assert!(pulled.load(Ordering::Relaxed) < 1_000_000);
+    }
+
+    #[test]
+    fn workers_never_run_far_ahead_of_a_slow_consumer() {
+        let started = std::sync::atomic::AtomicUsize::new(0);
+        let limit = AHEAD_PER_THREAD * rayon::current_num_threads().max(1);
+        for_each_ordered(
+            0..2000usize,
+            |x| {
+                started.fetch_add(1, Ordering::SeqCst);
+                x
+            },
+            |index, _| {
+                // Slow consumer: workers must wait for it.
+                std::thread::sleep(std::time::Duration::from_micros(50));
+                let ahead = started.load(Ordering::SeqCst) - index;
+                assert!(ahead <= limit + 1, "{ahead} items ahead of {index}");
+                ControlFlow::Continue(())
+            },
+        );
     }
 
     #[test]

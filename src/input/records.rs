@@ -56,8 +56,8 @@ impl Default for RecordOptions {
 /// One record: a document of its own.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Record {
-    /// The record's id: the id field, or the line number.
-    pub id: String,
+    /// The record's id field; `None` when records are named by line.
+    pub id: Option<String>,
     /// The 1-based line number (record number for NUL-separated records).
     pub line: u64,
     /// The text to fingerprint.
@@ -191,7 +191,7 @@ impl RecordBlock {
                         }
                         RecordFormat::Lines | RecordFormat::Nul => {
                             out.push(Outcome::Done(Record {
-                                id: line.to_string(),
+                                id: None,
                                 line,
                                 text: text.to_vec(),
                             }))
@@ -237,10 +237,10 @@ fn json_record(text: &[u8], line: u64, options: &RecordOptions, source: &str) ->
         None => return Err(parse_error(format!("missing text field '{field}'"))),
     };
     let id = match &options.id_field {
-        None => line.to_string(),
+        None => None,
         Some(field) => match id_value {
-            Some(Value::String(id)) => id,
-            Some(Value::Number(id)) => id.to_string(),
+            Some(Value::String(id)) => Some(id),
+            Some(Value::Number(id)) => Some(id.to_string()),
             Some(_) => {
                 return Err(parse_error(format!(
                     "id field '{field}' is neither a string nor a number"

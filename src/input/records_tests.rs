@@ -17,7 +17,8 @@ fn options(format: RecordFormat) -> RecordOptions {
 fn describe(item: Outcome<Record>) -> String {
     match item {
         Outcome::Done(r) => {
-            format!("{}@{}:{}", r.id, r.line, String::from_utf8_lossy(&r.text))
+            let id = r.id.clone().unwrap_or_else(|| r.line.to_string());
+            format!("{id}@{}:{}", r.line, String::from_utf8_lossy(&r.text))
         }
         Outcome::Skipped { name, reason } => {
             // Named `stdin:LINE`: the id of a skipped record is its line.

@@ -18,10 +18,10 @@ pub(super) fn write<W: Write>(report: &Report, listing: Listing, out: &mut W) ->
                 write!(
                     out,
                     "{},{},{},{}",
-                    quote(&pair.a),
-                    quote(&pair.b),
+                    quote(&report.name(pair.a)),
+                    quote(&report.name(pair.b)),
                     pair.distance,
-                    pair.similarity
+                    pair.similarity()
                 )?;
                 if verify {
                     match pair.jaccard {
@@ -35,8 +35,8 @@ pub(super) fn write<W: Write>(report: &Report, listing: Listing, out: &mut W) ->
         Listing::Groups => {
             out.write_all(b"group,member\n")?;
             for group in &report.groups {
-                for member in &group.members {
-                    writeln!(out, "{},{}", group.id, quote(member))?;
+                for &member in &group.members {
+                    writeln!(out, "{},{}", group.id, quote(&report.name(member)))?;
                 }
             }
         }

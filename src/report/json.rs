@@ -7,7 +7,8 @@
 
 use std::io::{self, Write};
 
-use serde::Serialize;
+use serde::ser::{SerializeSeq, SerializeStruct};
+use serde::{Serialize, Serializer};
 
 use super::{Listing, Params, Report, ReportGroup, ReportPair, Stats};
 
@@ -17,8 +18,81 @@ struct Document<'a> {
     params: &'a Params,
     stats: &'a Stats,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pairs: Option<&'a [ReportPair]>,
-    groups: &'a [ReportGroup],
+    pairs: Option<Pairs<'a>>,
+    groups: Groups<'a>,
+}
+
+/// A pair with its documents' names, as JSON shows it.
+struct NamedPair<'a> {
+    report: &'a Report,
+    pair: &'a ReportPair,
+}
+
+impl Serialize for NamedPair<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let pair = self.pair;
+        let fields = if pair.jaccard.is_some() { 5 } else { 4 };
+        let mut object = serializer.serialize_struct("Pair", fields)?;
+        object.serialize_field("a", &self.report.name(pair.a))?;
+        object.serialize_field("b", &self.report.name(pair.b))?;
+        object.serialize_field("distance", &pair.distance)?;
+        object.serialize_field("similarity", &pair.similarity())?;
+        if let Some(jaccard) = pair.jaccard {
+            object.serialize_field("jaccard", &jaccard)?;
+        }
+        object.end()
+    }
+}
+
+/// A group with its members' names, each named as it is written.
+struct NamedGroup<'a> {
+    report: &'a Report,
+    group: &'a ReportGroup,
+}
+
+impl Serialize for NamedGroup<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut object = serializer.serialize_struct("Group", 2)?;
+        object.serialize_field("id", &self.group.id)?;
+        object.serialize_field("members", &Members(self))?;
+        object.end()
+    }
+}
+
+struct Members<'a, 'b>(&'b NamedGroup<'a>);
+
+impl Serialize for Members<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let group = self.0;
+        let mut seq = serializer.serialize_seq(Some(group.group.members.len()))?;
+        for &member in &group.group.members {
+            seq.serialize_element(&group.report.name(member))?;
+        }
+        seq.end()
+    }
+}
+
+struct Pairs<'a>(&'a Report);
+
+impl Serialize for Pairs<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let report = self.0;
+        serializer.collect_seq(report.pairs.iter().map(|pair| NamedPair { report, pair }))
+    }
+}
+
+struct Groups<'a>(&'a Report);
+
+impl Serialize for Groups<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let report = self.0;
+        serializer.collect_seq(
+            report
+                .groups
+                .iter()
+                .map(|group| NamedGroup { report, group }),
+        )
+    }
 }
 
 pub(super) fn write_document<W: Write>(
@@ -30,8 +104,8 @@ pub(super) fn write_document<W: Write>(
         version: report.version,
         params: &report.params,
         stats: &report.stats,
-        pairs: (listing == Listing::Pairs).then_some(report.pairs.as_slice()),
-        groups: &report.groups,
+        pairs: (listing == Listing::Pairs).then_some(Pairs(report)),
+        groups: Groups(report),
     };
     serde_json::to_writer_pretty(&mut *out, &document).map_err(io::Error::from)?;
     writeln!(out)
@@ -43,8 +117,14 @@ pub(super) fn write_lines<W: Write>(
     out: &mut W,
 ) -> io::Result<()> {
     match listing {
-        Listing::Pairs => report.pairs.iter().try_for_each(|pair| line(pair, out)),
-        Listing::Groups => report.groups.iter().try_for_each(|group| line(group, out)),
+        Listing::Pairs => report
+            .pairs
+            .iter()
+            .try_for_each(|pair| line(&NamedPair { report, pair }, out)),
+        Listing::Groups => report
+            .groups
+            .iter()
+            .try_for_each(|group| line(&NamedGroup { report, group }, out)),
     }
 }
 

@@ -6,9 +6,11 @@
 mod csv;
 pub mod fingerprints;
 mod json;
+pub mod names;
 mod summary;
 mod table;
 
+pub use names::Names;
 pub use summary::write_summary;
 
 use std::io::{self, Write};
@@ -156,33 +158,39 @@ pub struct Stats {
     pub seconds: Seconds,
 }
 
-/// One near-duplicate pair, named for people.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// One near-duplicate pair; its documents are named by [`Report::name`].
+#[derive(Clone, Debug, PartialEq)]
 pub struct ReportPair {
-    /// The first document (path or record id).
-    pub a: String,
+    /// The first document, in input order.
+    pub a: u32,
     /// The second document.
-    pub b: String,
+    pub b: u32,
     /// Hamming distance of the fingerprints.
     pub distance: u32,
-    /// `1 - distance / 64`.
-    pub similarity: f64,
-    /// Exact Jaccard of the feature sets (with verify).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Exact Jaccard of the feature sets (when verified).
     pub jaccard: Option<f64>,
 }
 
+impl ReportPair {
+    /// `1 - distance / 64`.
+    pub fn similarity(&self) -> f64 {
+        similarity(self.distance)
+    }
+}
+
 /// One group of near-duplicates.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ReportGroup {
     /// 1-based group number, in order of first member.
     pub id: usize,
-    /// Members, in input order.
-    pub members: Vec<String>,
+    /// Members, in input order, named by [`Report::name`].
+    pub members: Vec<u32>,
 }
 
-/// Everything a run reports.
-#[derive(Clone, Debug, Serialize)]
+/// Everything a run reports. Documents are numbers, named through
+/// `names` as the report is written, so a group of ten million members
+/// costs ten million numbers, not ten million strings.
+#[derive(Debug)]
 pub struct Report {
     /// Schema version.
     pub version: u32,
@@ -190,10 +198,20 @@ pub struct Report {
     pub params: Params,
     /// Counts and timings.
     pub stats: Stats,
-    /// Pairs sorted by distance, then input order.
+    /// The names of the documents, by number.
+    pub names: Names,
+    /// Pairs in the report's order: by Jaccard when verified (highest
+    /// first), else by distance; then by input order.
     pub pairs: Vec<ReportPair>,
     /// Groups in order of first member.
     pub groups: Vec<ReportGroup>,
+}
+
+impl Report {
+    /// The name of document `id`: a path as given, or a record id.
+    pub fn name(&self, id: u32) -> String {
+        self.names.text(id as usize)
+    }
 }
 
 /// `1 - distance / 64`, the similarity shown to users.
@@ -238,29 +256,30 @@ pub(crate) mod tests {
                 max_pairs: 1000,
             },
             stats: Stats::default(),
+            names: {
+                let mut names = Names::default();
+                for name in ["docs/a.txt", "docs/b, \"quoted\".txt", "docs/long name.txt"] {
+                    names.push(name.as_bytes()).unwrap();
+                }
+                names
+            },
             pairs: vec![
                 ReportPair {
-                    a: "docs/a.txt".into(),
-                    b: "docs/b, \"quoted\".txt".into(),
+                    a: 0,
+                    b: 1,
                     distance: 0,
-                    similarity: 1.0,
                     jaccard: None,
                 },
                 ReportPair {
-                    a: "docs/a.txt".into(),
-                    b: "docs/long name.txt".into(),
+                    a: 0,
+                    b: 2,
                     distance: 12,
-                    similarity: similarity(12),
                     jaccard: None,
                 },
             ],
             groups: vec![ReportGroup {
                 id: 1,
-                members: vec![
-                    "docs/a.txt".into(),
-                    "docs/b, \"quoted\".txt".into(),
-                    "docs/long name.txt".into(),
-                ],
+                members: vec![0, 1, 2],
             }],
         }
     }

@@ -23,7 +23,12 @@ fn write_pairs<W: Write>(report: &Report, out: &mut W) -> io::Result<()> {
     let names: Vec<(String, String)> = report
         .pairs
         .iter()
-        .map(|pair| (sanitize(&pair.a), sanitize(&pair.b)))
+        .map(|pair| {
+            (
+                sanitize(&report.name(pair.a)),
+                sanitize(&report.name(pair.b)),
+            )
+        })
         .collect();
     let a_width = names
         .iter()
@@ -44,7 +49,7 @@ fn write_pairs<W: Write>(report: &Report, out: &mut W) -> io::Result<()> {
                 None => write!(out, "{:>7}  {:>8}", "-", pair.distance)?,
             }
         } else {
-            write!(out, "{:>8}  {:>10.4}", pair.distance, pair.similarity)?;
+            write!(out, "{:>8}  {:>10.4}", pair.distance, pair.similarity())?;
         }
         // Pad by characters, not bytes, so non-ASCII names stay aligned.
         let padding = a_width - a.chars().count();
@@ -59,8 +64,8 @@ fn write_groups<W: Write>(report: &Report, out: &mut W) -> io::Result<()> {
             writeln!(out)?;
         }
         writeln!(out, "group {}: {} documents", group.id, group.members.len())?;
-        for member in &group.members {
-            writeln!(out, "  {}", sanitize(member))?;
+        for &member in &group.members {
+            writeln!(out, "  {}", sanitize(&report.name(member)))?;
         }
     }
     Ok(())

@@ -15,7 +15,7 @@ use crate::parallel::for_each_ordered;
 use crate::progress::Progress;
 
 use super::super::fingerprint_file;
-use super::documents::{Documents, Origin};
+use super::documents::{DocumentName, Documents, Origin};
 
 /// Walks `paths` and fingerprints every file found. Fingerprinting starts
 /// with the first file: the walk streams to the workers.
@@ -38,7 +38,7 @@ pub fn collect_paths(
                 }
                 fingerprint_file(fingerprinter, &file, walk_options).map(|fingerprint| {
                     let name = file.path.into_os_string().into_encoded_bytes();
-                    (name, Origin::File, fingerprint)
+                    (DocumentName::Bytes(name), Origin::File, fingerprint)
                 })
             })
         },
@@ -72,7 +72,7 @@ fn fingerprint_piped(
     fingerprinter: &Fingerprinter,
     file: FileDocument,
     walk_options: &WalkOptions,
-) -> Outcome<(Vec<u8>, Origin, Fingerprint)> {
+) -> Outcome<(DocumentName, Origin, Fingerprint)> {
     let error = |source| crate::Error::io_named(&file.display, source);
     let copy = match tempfile::tempfile() {
         Ok(copy) => copy,
@@ -88,7 +88,13 @@ fn fingerprint_piped(
             Err(source) => Outcome::Failed(error(source)),
         }
     });
-    fingerprinted.map(|fingerprint| (file.display.into_bytes(), Origin::Piped(copy), fingerprint))
+    fingerprinted.map(|fingerprint| {
+        (
+            DocumentName::Bytes(file.display.into_bytes()),
+            Origin::Piped(copy),
+            fingerprint,
+        )
+    })
 }
 
 /// A reader that writes a copy of everything it reads.
@@ -144,7 +150,10 @@ pub fn collect_records<R: Read + Send>(
             for outcome in outcomes {
                 let outcome = outcome.map(|(record, fingerprint)| {
                     (
-                        record.id.into_bytes(),
+                        match record.id {
+                            Some(id) => DocumentName::Bytes(id.into_bytes()),
+                            None => DocumentName::Line(record.line),
+                        },
                         Origin::Record(record.text),
                         fingerprint,
                     )
@@ -219,5 +228,6 @@ fn add_saved(record: FingerprintRecord, documents: &mut Documents, diag: &mut Di
         bytes: record.bytes.unwrap_or(0),
         content_hash: record.content_hash.unwrap_or(0),
     };
-    documents.fingerprinted(record.name.as_bytes(), Origin::Saved, fingerprint, diag);
+    let name = DocumentName::Bytes(record.name.into_bytes());
+    documents.fingerprinted(name, Origin::Saved, fingerprint, diag);
 }

@@ -17,11 +17,29 @@ use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::names::Names;
 use crate::diag::Diagnostics;
 use crate::fingerprint::Fingerprint;
 use crate::input::{Outcome, SkipReason};
+use crate::report::Names;
 use crate::search::DocId;
+
+/// A document's name as its input gives it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DocumentName {
+    /// A path (as bytes: any path, UTF-8 or not), a record id, a saved name.
+    Bytes(Vec<u8>),
+    /// A record named by its line number.
+    Line(u64),
+}
+
+impl std::fmt::Display for DocumentName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DocumentName::Bytes(bytes) => f.write_str(&String::from_utf8_lossy(bytes)),
+            DocumentName::Line(line) => write!(f, "{line}"),
+        }
+    }
+}
 
 /// How a document can be read again.
 #[derive(Debug)]
@@ -136,12 +154,12 @@ impl Documents {
     /// Accounts for one input's outcome, in input order.
     pub fn record(
         &mut self,
-        outcome: Outcome<(Vec<u8>, Origin, Fingerprint)>,
+        outcome: Outcome<(DocumentName, Origin, Fingerprint)>,
         diag: &mut Diagnostics,
     ) {
         match outcome {
             Outcome::Done((name, origin, fingerprint)) => {
-                self.fingerprinted(&name, origin, fingerprint, diag)
+                self.fingerprinted(name, origin, fingerprint, diag)
             }
             Outcome::Skipped { name, reason } => self.skipped(&name, reason, diag),
             Outcome::Failed(error) => self.failed(error, diag),
@@ -169,7 +187,7 @@ impl Documents {
     /// such digest and are each a class of their own.
     pub fn fingerprinted(
         &mut self,
-        name: &[u8],
+        name: DocumentName,
         origin: Origin,
         fingerprint: Fingerprint,
         diag: &mut Diagnostics,
@@ -178,23 +196,24 @@ impl Documents {
         diag.tally.bytes += fingerprint.bytes;
         if fingerprint.features == 0 {
             diag.tally.empty += 1;
-            diag.note(format_args!(
-                "{}: no features (empty)",
-                String::from_utf8_lossy(name)
-            ));
+            diag.note(format_args!("{name}: no features (empty)"));
             return;
         }
         let Ok(id) = DocId::try_from(self.names.len()) else {
             diag.error(format_args!(
-                "{}: more than {} documents in one run; the rest are not searched",
-                String::from_utf8_lossy(name),
+                "{name}: more than {} documents in one run; the rest are not searched",
                 DocId::MAX
             ));
             return;
         };
-        if let Err(error) = self.names.push(name) {
-            diag.error(format_args!("cannot keep the names of documents: {error}"));
-            return;
+        match name {
+            DocumentName::Bytes(bytes) => {
+                if let Err(error) = self.names.push(&bytes) {
+                    diag.error(format_args!("cannot keep the names of documents: {error}"));
+                    return;
+                }
+            }
+            DocumentName::Line(line) => self.names.push_number(line),
         }
         let short = fingerprint.features < self.min_features;
         if short {
@@ -280,6 +299,11 @@ impl Documents {
         self.names.text(id as usize)
     }
 
+    /// The names, for the report, once the documents are done with.
+    pub fn into_names(self) -> Names {
+        self.names
+    }
+
     /// How to read a document again.
     pub fn source(&self, id: DocId) -> Source<'_> {
         if let Some(copy) = self.piped.get(&id) {
@@ -311,6 +335,26 @@ impl Documents {
         match &self.grouping {
             Grouping::Classes { classes, .. } => classes,
             Grouping::Raw { .. } => &[],
+        }
+    }
+
+    /// The class of every document (verified mode), else nothing.
+    pub fn class_of(&self) -> &[ClassId] {
+        match &self.grouping {
+            Grouping::Classes { class_of, .. } => class_of,
+            Grouping::Raw { .. } => &[],
+        }
+    }
+
+    /// Ends collection: no more documents (frees the class index and
+    /// unused capacity).
+    pub fn finish(&mut self) {
+        if let Grouping::Classes {
+            class_of, index, ..
+        } = &mut self.grouping
+        {
+            *index = HashMap::new();
+            class_of.shrink_to_fit();
         }
     }
 

@@ -10,6 +10,7 @@
 //! pairs.
 
 use super::documents::{ClassId, Members};
+use crate::report::ReportPair;
 use crate::search::DocId;
 
 /// Two classes found near each other (verified, or within k in raw mode).
@@ -25,24 +26,11 @@ pub struct ClassPair {
     pub jaccard: Option<f64>,
 }
 
-/// A pair of documents to list.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct DocumentPair {
-    /// The earlier document.
-    pub a: DocId,
-    /// The later document.
-    pub b: DocId,
-    /// Hamming distance of their fingerprints.
-    pub distance: u32,
-    /// Exact Jaccard, when verified.
-    pub jaccard: Option<f64>,
-}
-
 /// The pairs to list, how many there are in all, and the groups.
 #[derive(Debug, Default)]
 pub struct Listing {
     /// The first `max_pairs` pairs in the report's order.
-    pub pairs: Vec<DocumentPair>,
+    pub pairs: Vec<ReportPair>,
     /// Every pair, counted.
     pub total: u64,
     /// Connected components of two or more documents, members ascending,
@@ -50,17 +38,17 @@ pub struct Listing {
     pub groups: Vec<Vec<DocId>>,
 }
 
-/// Lists the document pairs of near classes and of classes with several
-/// members. When `verified`, pairs carry their Jaccard (1 within a class)
-/// and are ordered by it, highest first; else by distance. Ties go by the
-/// documents' input order.
-pub fn list(
+/// The first `max_pairs` document pairs of near classes and of classes
+/// with several members, and how many there are in all. When `verified`,
+/// pairs carry their Jaccard (1 within a class) and are ordered by it,
+/// highest first; else by distance. Ties go by the documents' input order.
+pub fn pairs(
     near: &[ClassPair],
     classes: usize,
     members: &Members,
     max_pairs: u64,
     verified: bool,
-) -> Listing {
+) -> (Vec<ReportPair>, u64) {
     let within = verified.then_some(1.0);
     let mut top = Top::new(max_pairs);
     let mut total = 0u64;
@@ -74,7 +62,7 @@ pub fn list(
         total = total.saturating_add(c * (c - 1) / 2);
         'rows: for (i, &a) in ids.iter().enumerate() {
             for (j, &b) in ids[i + 1..].iter().enumerate() {
-                if !top.offer((key, a, b, Source::Within)) {
+                if !top.offer((key, a, b, WITHIN)) {
                     if j == 0 {
                         break 'rows;
                     }
@@ -92,7 +80,7 @@ pub fn list(
                 let (a, b) = if x < y { (x, y) } else { (y, x) };
                 // For a fixed x the pairs grow with y: stop the row at
                 // the first refusal.
-                if !top.offer((key, a, b, Source::Between(index))) {
+                if !top.offer((key, a, b, index as u32)) {
                     break;
                 }
             }
@@ -102,35 +90,27 @@ pub fn list(
         .into_sorted()
         .into_iter()
         .map(|(_, a, b, source)| match source {
-            Source::Within => DocumentPair {
+            WITHIN => ReportPair {
                 a,
                 b,
                 distance: 0,
                 jaccard: within,
             },
-            Source::Between(index) => DocumentPair {
+            index => ReportPair {
                 a,
                 b,
-                distance: near[index].distance,
-                jaccard: near[index].jaccard,
+                distance: near[index as usize].distance,
+                jaccard: near[index as usize].jaccard,
             },
         })
         .collect();
-    Listing {
-        pairs,
-        total,
-        groups: groups(near, classes, members),
-    }
+    (pairs, total)
 }
 
-/// Where a listed pair comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Source {
-    /// Two members of one class.
-    Within,
-    /// Members of the classes of `near[index]`.
-    Between(usize),
-}
+/// Where a listed pair comes from: the index of its near class pair, or
+/// this for two members of one class (a plain number keeps the collector's
+/// items at 24 bytes).
+const WITHIN: u32 = u32::MAX;
 
 /// Sorts verified pairs by Jaccard, highest first (the bits of 1 - J keep
 /// the order of non-negative floats), raw pairs by distance.
@@ -142,8 +122,9 @@ fn order_key(distance: u32, jaccard: Option<f64>) -> u64 {
 }
 
 /// The components of the near class pairs, plus every class of two or
-/// more documents, as groups of documents.
-fn groups(near: &[ClassPair], classes: usize, members: &Members) -> Vec<Vec<DocId>> {
+/// more documents, as groups of documents: members ascending, groups in
+/// order of their first member. `class_of` gives each document's class.
+pub fn groups(near: &[ClassPair], class_of: &[ClassId], classes: usize) -> Vec<Vec<DocId>> {
     let mut parent: Vec<ClassId> = (0..classes as ClassId).collect();
     fn find(parent: &mut [ClassId], mut x: ClassId) -> ClassId {
         while parent[x as usize] != x {
@@ -160,34 +141,30 @@ fn groups(near: &[ClassPair], classes: usize, members: &Members) -> Vec<Vec<DocI
     // Documents per component, counted at its root; only components of
     // two or more documents get a group (and memory).
     let mut count = vec![0u32; classes];
-    for class in 0..classes as ClassId {
-        let root = find(&mut parent, class) as usize;
-        count[root] += members.of(class).len() as u32;
+    for &class in class_of {
+        count[find(&mut parent, class) as usize] += 1;
     }
-    let mut slot = vec![usize::MAX; classes];
+    // Documents come in input order, so members are ascending and groups
+    // are made in order of their first member.
+    let mut slot = vec![u32::MAX; classes];
     let mut groups: Vec<Vec<DocId>> = Vec::new();
-    for class in 0..classes as ClassId {
+    for (id, &class) in class_of.iter().enumerate() {
         let root = find(&mut parent, class) as usize;
         if count[root] < 2 {
             continue;
         }
-        if slot[root] == usize::MAX {
-            slot[root] = groups.len();
+        if slot[root] == u32::MAX {
+            slot[root] = groups.len() as u32;
             groups.push(Vec::with_capacity(count[root] as usize));
         }
-        groups[slot[root]].extend_from_slice(members.of(class));
+        groups[slot[root] as usize].push(id as DocId);
     }
-
-    for group in groups.iter_mut() {
-        group.sort_unstable();
-    }
-    groups.sort_unstable_by_key(|group| group[0]);
     groups
 }
 
 /// The smallest `cap` items offered, in any order until `into_sorted`:
-/// keeps at most twice `cap`, dropping the larger half when full, and then
-/// refuses anything not below the largest kept.
+/// keeps at most one and a half times `cap`, dropping the largest third
+/// when full, and then refuses anything not below the largest kept.
 struct Top<T> {
     cap: usize,
     kept: Vec<T>,
@@ -209,7 +186,7 @@ impl<T: Ord + Copy> Top<T> {
             return false;
         }
         self.kept.push(item);
-        if self.kept.len() >= self.cap.saturating_mul(2) {
+        if self.kept.len() >= self.cap.saturating_add(self.cap / 2) {
             self.prune();
         }
         true

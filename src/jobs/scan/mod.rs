@@ -14,7 +14,6 @@
 mod collect;
 mod documents;
 mod listing;
-mod names;
 mod radius;
 mod sources;
 
@@ -31,7 +30,7 @@ use crate::search::{self, DocId, Method, SearchOptions, SearchOutcome};
 use crate::verify::{self, Verdict};
 
 use documents::{ClassId, Documents, Grouping};
-use listing::{ClassPair, DocumentPair, Listing};
+use listing::{ClassPair, Listing};
 
 pub use radius::{BUDGET_SHARE, MIN_BUDGET_SECONDS, bit_flip_probability, expected_recall};
 
@@ -121,6 +120,7 @@ pub fn scan(
     let verifying = matches!(options.mode, Mode::Verified { .. });
     let mut documents = Documents::new(options.min_features, verifying);
     let provenance = collect(inputs, options, &fingerprinter, &mut documents, diag)?;
+    documents.finish();
     let collected = Instant::now();
     let fingerprint_seconds = (collected - started).as_secs_f64();
     let found = match options.mode {
@@ -130,8 +130,8 @@ pub fn scan(
         }
     };
     let verified_at = Instant::now();
-    let pairs = name_pairs(&found.listing.pairs, &documents);
-    let groups = name_groups(&found.listing.groups, &documents);
+    let pairs = found.listing.pairs;
+    let groups = report_groups(found.listing.groups);
     let named = Instant::now();
     let params = params(
         options,
@@ -163,6 +163,7 @@ pub fn scan(
         version: report::SCHEMA_VERSION,
         params,
         stats,
+        names: documents.into_names(),
         pairs,
         groups,
     })
@@ -190,7 +191,7 @@ fn raw(documents: &mut Documents, options: &ScanOptions) -> crate::Result<Found>
     let pairs = outcome
         .pairs
         .iter()
-        .map(|pair| DocumentPair {
+        .map(|pair| ReportPair {
             a: pair.a,
             b: pair.b,
             distance: pair.distance,
@@ -307,7 +308,7 @@ fn verified(
             Verdict::Unverified => unverified += weight(pair),
         }
     }
-    let listing = listing::list(&near, classes.len(), &members, options.max_pairs, true);
+    let (pairs, total) = listing::pairs(&near, classes.len(), &members, options.max_pairs, true);
     // Pairs within a class need no verification: they share their features.
     let within: u64 = (0..classes.len() as ClassId)
         .map(|class| {
@@ -316,6 +317,12 @@ fn verified(
         })
         .sum();
     let proposed: u64 = outcome.pairs.iter().map(weight).sum();
+    drop(members);
+    let listing = Listing {
+        pairs,
+        total,
+        groups: listing::groups(&near, documents.class_of(), classes.len()),
+    };
     Ok(Found {
         candidates: within + proposed,
         listing,
@@ -393,28 +400,14 @@ fn collect(
     Ok(None)
 }
 
-/// Pairs with document names, and exact Jaccard where verified.
-fn name_pairs(pairs: &[DocumentPair], documents: &Documents) -> Vec<ReportPair> {
-    pairs
-        .iter()
-        .map(|pair| ReportPair {
-            a: documents.name(pair.a),
-            b: documents.name(pair.b),
-            distance: pair.distance,
-            similarity: report::similarity(pair.distance),
-            jaccard: pair.jaccard,
-        })
-        .collect()
-}
-
-/// Groups with document names, numbered from 1.
-fn name_groups(groups: &[Vec<DocId>], documents: &Documents) -> Vec<ReportGroup> {
+/// Groups numbered from 1.
+fn report_groups(groups: Vec<Vec<DocId>>) -> Vec<ReportGroup> {
     groups
-        .iter()
+        .into_iter()
         .enumerate()
         .map(|(index, members)| ReportGroup {
             id: index + 1,
-            members: members.iter().map(|&id| documents.name(id)).collect(),
+            members,
         })
         .collect()
 }

@@ -1,8 +1,9 @@
 //! The names of a run's documents (paths, record ids, saved names), kept
 //! in one arena instead of a string each: in memory up to a budget, then
 //! in an anonymous temporary file, so memory does not grow with the names
-//! of a large corpus. Names are only read back for the listing, the
-//! groups and verification.
+//! of a large corpus. Records named by their line number keep no name at
+//! all: only the places where the numbering skips. Names are read back
+//! only for the listing, the groups and verification.
 
 use std::borrow::Cow;
 use std::fs::File;
@@ -20,6 +21,10 @@ const CHECKPOINT: usize = 32;
 /// An append-only list of names, numbered from 0.
 #[derive(Debug)]
 pub struct Names {
+    /// Names that are numbers (record lines): `(index, number)` wherever
+    /// a name is not the previous one plus one.
+    numbers: Vec<(u64, u64)>,
+    numbered: u64,
     /// The first names' bytes.
     memory: Vec<u8>,
     /// The rest: written out, and not yet written.
@@ -45,6 +50,8 @@ impl Names {
     /// Names with at most `budget` bytes in memory.
     pub fn with_budget(budget: usize) -> Names {
         Names {
+            numbers: Vec::new(),
+            numbered: 0,
             memory: Vec::new(),
             file: None,
             written: 0,
@@ -54,6 +61,21 @@ impl Names {
             total: 0,
             budget,
         }
+    }
+
+    /// Appends a name that is a number (a record's line), which costs
+    /// nothing while numbers follow each other. A list holds numbers or
+    /// names, not both.
+    pub fn push_number(&mut self, number: u64) {
+        let index = self.numbered;
+        let follows = self
+            .numbers
+            .last()
+            .is_some_and(|&(at, first)| first + (index - at) == number);
+        if !follows {
+            self.numbers.push((index, number));
+        }
+        self.numbered += 1;
     }
 
     /// Appends a name (of at most 4 GiB).
@@ -90,11 +112,26 @@ impl Names {
 
     /// How many names.
     pub fn len(&self) -> usize {
-        self.lengths.len()
+        self.lengths.len() + self.numbered as usize
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 
     /// Name `index` as bytes.
     pub fn get(&self, index: usize) -> io::Result<Cow<'_, [u8]>> {
+        if self.numbered > 0 {
+            let at = self
+                .numbers
+                .partition_point(|&(start, _)| start <= index as u64)
+                - 1;
+            let (start, first) = self.numbers[at];
+            return Ok(Cow::Owned(
+                (first + index as u64 - start).to_string().into_bytes(),
+            ));
+        }
         let checkpoint = index / CHECKPOINT;
         let start = self.checkpoints[checkpoint]
             + self.lengths[checkpoint * CHECKPOINT..index]
@@ -173,6 +210,17 @@ mod tests {
                 prop_assert_eq!(&*store.get(index).unwrap(), name.as_slice());
             }
         }
+    }
+
+    #[test]
+    fn numbers_cost_only_where_they_skip() {
+        let mut store = Names::default();
+        for number in [1, 2, 3, 7, 8, 20] {
+            store.push_number(number);
+        }
+        assert_eq!(store.numbers, [(0, 1), (3, 7), (5, 20)]);
+        let names: Vec<String> = (0..store.len()).map(|i| store.text(i)).collect();
+        assert_eq!(names, ["1", "2", "3", "7", "8", "20"]);
     }
 
     #[test]
