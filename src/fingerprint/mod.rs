@@ -4,8 +4,9 @@
 //! lower-case), cut into tokens and shingles, each shingle hashed to 64 bits
 //! and weighted, and bit i of the fingerprint is 1 when the weighted sum of
 //! +w (hash bit set) and -w (not set) is positive. docs/FINGERPRINT.md
-//! specifies every step. Files: `options` (the choices), `decode`,
-//! `normalize`, `tokenize`, `shingle`, `weights` (vocabulary rules), `hash`,
+//! specifies every step. Files: `options` (the choices), `decode` (UTF-8),
+//! `normalize` (NFKC and lower-casing), `tokenize` (words, characters and
+//! their ASCII fast path), `shingle`, `weights` (vocabulary rules), `hash`,
 //! `simhash` (accumulator), `sdr` (htm.core's sparse output) and `stream`
 //! (the chunked pipeline and its sinks). Reading files and walking
 //! directories belong to the input stage.
