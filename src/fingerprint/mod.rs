@@ -35,7 +35,7 @@ pub use weights::{MAX_WEIGHT, TokenSet, Vocabulary};
 
 use sdr::{SdrSums, select_top};
 use shingle::FeatureSink;
-use stream::{DistinctBytesSink, DistinctSink, Pipeline, SdrTfSink, SetSink, TfSink};
+use stream::{DistinctSink, FeatureBytesSink, Pipeline, SetSink, TfSink};
 use weights::TokenRules;
 
 /// What fingerprinting one document produced.
@@ -152,8 +152,10 @@ impl Fingerprinter {
     /// htm.core's sparse output: the ascending indices of the `active`
     /// largest of `size` sums, each feature hashed to `size` bits with
     /// SHAKE256 (see docs/FINGERPRINT.md). Same features and weights as the
-    /// SimHash. A document without features has no encoding: the result is
-    /// empty. A bad shape is an `InvalidInput` error.
+    /// SimHash; each distinct feature is hashed once, with its total weight,
+    /// so memory grows with the number of distinct features. A document
+    /// without features has no encoding: the result is empty. A bad shape
+    /// is an `InvalidInput` error.
     pub fn sdr_reader<R: Read>(
         &self,
         reader: R,
@@ -164,23 +166,12 @@ impl Fingerprinter {
         shape
             .validate()
             .map_err(|error| io::Error::new(io::ErrorKind::InvalidInput, error.to_string()))?;
-        let pipeline = Pipeline::new(self);
-        let sums = match self.options.weighting {
-            Weighting::Tf => {
-                let mut sink = SdrTfSink(SdrSums::new(size));
-                pipeline.run(reader, &mut sink)?;
-                sink.0
-            }
-            Weighting::Binary => {
-                let mut sink = DistinctBytesSink::default();
-                pipeline.run(reader, &mut sink)?;
-                let mut sums = SdrSums::new(size);
-                for (bytes, &weight) in &sink.0 {
-                    sums.add_feature(bytes, weight);
-                }
-                sums
-            }
-        };
+        let mut sink = FeatureBytesSink::new(self.options.weighting);
+        Pipeline::new(self).run(reader, &mut sink)?;
+        let mut sums = SdrSums::new(size);
+        for (bytes, &weight) in &sink.weights {
+            sums.add_feature(bytes, weight);
+        }
         if sums.features() == 0 {
             return Ok(Vec::new());
         }

@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+use proptest::prelude::*;
+
 use super::*;
 
 #[test]
@@ -86,4 +88,56 @@ fn sdr_has_active_sorted_bits_and_rejects_bad_shapes() {
     );
     let err = fp.sdr_reader(&b"x"[..], 10, 10).unwrap_err();
     assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
+}
+
+/// The SDR by its definition, for `words:1` on lower-case ASCII words:
+/// every occurrence (tf) or every distinct word (binary) adds +1 or -1 to
+/// each of SIZE sums by its SHAKE256 bits, most significant first; the
+/// ACTIVE largest sums win, the lower index among equal ones.
+fn naive_sdr(text: &str, binary: bool, size: usize, active: usize) -> Vec<usize> {
+    let mut words: Vec<&str> = text.split_whitespace().collect();
+    if binary {
+        words.sort_unstable();
+        words.dedup();
+    }
+    if words.is_empty() {
+        return Vec::new();
+    }
+    let mut sums = vec![0i64; size];
+    for word in words {
+        let mut digest = vec![0u8; size.div_ceil(8)];
+        hash::shake256(word.as_bytes(), &mut digest);
+        for (j, sum) in sums.iter_mut().enumerate() {
+            *sum += if (digest[j / 8] >> (7 - j % 8)) & 1 == 1 {
+                1
+            } else {
+                -1
+            };
+        }
+    }
+    let mut order: Vec<usize> = (0..size).collect();
+    order.sort_by_key(|&j| (-sums[j], j));
+    order.truncate(active);
+    order.sort_unstable();
+    order
+}
+
+proptest! {
+    // Few distinct words, so most occur many times.
+    #[test]
+    fn sdr_follows_its_definition(
+        text in "[a-c]{1,2}( [a-c]{1,2}){0,80}|",
+        binary in any::<bool>(),
+        size in 2usize..300,
+        active_part in 0.0f64..1.0,
+    ) {
+        let active = 1 + ((size - 1) as f64 * active_part) as usize % (size - 1);
+        let fp = Fingerprinter::new(FeatureOptions {
+            shingle: Shingle::Words(1),
+            weighting: if binary { Weighting::Binary } else { Weighting::Tf },
+            ..FeatureOptions::default()
+        });
+        let got = fp.sdr_reader(text.as_bytes(), size, active).unwrap();
+        prop_assert_eq!(got, naive_sdr(&text, binary, size, active));
+    }
 }
