@@ -1,5 +1,6 @@
-//! Feature hashes: a feature's bytes to 64 bits (xxh3 or SHAKE256), and the
-//! longer SHAKE256 digests of the sparse (SDR) output.
+//! Feature hashes: a feature's bytes to 64 bits (xxh3 or SHAKE256), the
+//! longer SHAKE256 digests of the sparse (SDR) output, and the mix that
+//! turns a feature hash into its term of the feature digest.
 //!
 //! Nothing here knows what a feature is; callers hand over bytes. SHAKE256
 //! comes from the `sha3` crate (FIPS 202), xxh3 from `xxhash-rust`.
@@ -30,6 +31,19 @@ pub(crate) fn shake256(bytes: &[u8], out: &mut [u8]) {
     let mut hasher = Shake256::default();
     hasher.update(bytes);
     hasher.finalize_xof().read(out);
+}
+
+/// The term a feature hash adds to `Fingerprint::feature_digest`: the
+/// splitmix64 output function of `hash` (add the golden-ratio increment,
+/// then the finaliser). A bijection whose every output bit depends on
+/// every input bit, so wrapping sums of these terms, unlike sums of raw
+/// hashes, have no simple linear relations between documents.
+#[inline(always)]
+pub(crate) fn digest_term(hash: u64) -> u64 {
+    let mut z = hash.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 #[cfg(test)]
@@ -77,6 +91,17 @@ mod tests {
             hex(&a3),
             "cd8a920ed141aa0407a22d59288652e9d9f1a7ee0c1e7c1ca699424da84a904d"
         );
+    }
+
+    // SplitMix64 seeded with 0 outputs e220a8397b1dcdaf, 6e789e6aa1b965f4,
+    // 06c45d188009454f, ...: its n-th output is the term of (n - 1) times
+    // the increment.
+    #[test]
+    fn digest_term_is_the_splitmix64_output_function() {
+        let step = 0x9E37_79B9_7F4A_7C15u64;
+        assert_eq!(digest_term(0), 0xe220_a839_7b1d_cdaf);
+        assert_eq!(digest_term(step), 0x6e78_9e6a_a1b9_65f4);
+        assert_eq!(digest_term(step.wrapping_mul(2)), 0x06c4_5d18_8009_454f);
     }
 
     #[test]

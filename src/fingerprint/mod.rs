@@ -50,6 +50,11 @@ pub struct Fingerprint {
     pub bytes: u64,
     /// xxh3-64 of the raw bytes, for exact-content matching of short documents.
     pub content_hash: u64,
+    /// Order-independent digest of the summed features, for collapsing
+    /// documents whose features are the same: the wrapping sum, over each
+    /// feature counted in `features`, of a strong mix of its hash (0 when
+    /// `features` is 0; docs/FINGERPRINT.md has the definition).
+    pub feature_digest: u64,
 }
 
 /// Computes fingerprints and feature sets with fixed options.
@@ -119,6 +124,7 @@ impl Fingerprinter {
                 (bytes, content, accumulator, sink.weights.len() as u64)
             }
         };
+        let feature_digest = accumulator.feature_digest();
         let simhash = if features == 0 {
             0
         } else {
@@ -129,6 +135,7 @@ impl Fingerprinter {
             features,
             bytes,
             content_hash,
+            feature_digest,
         })
     }
 

@@ -1,4 +1,5 @@
-//! The SimHash accumulator: 64 weighted bit sums, and the final bits.
+//! The SimHash accumulator: 64 weighted bit sums, the final bits, and the
+//! feature digest of the same features.
 //!
 //! Bit i of the fingerprint is 1 exactly when the sum over features of
 //! (+w if the feature hash has bit i set, -w otherwise) is greater than 0,
@@ -6,8 +7,15 @@
 //! Unit weights, the common case, are counted eight bits at a time: a
 //! shift and a mask put bits k, k+8, ..., k+56 of the hash in the low bits
 //! of the eight bytes of a u64, so one addition bumps eight byte-wide
-//! counters, with no branch (nor table) per bit. The byte counters are flushed into wide sums before they can
-//! overflow. Other weights take a plain loop the compiler unrolls.
+//! counters, with no branch (nor table) per bit. The byte counters are
+//! flushed into wide sums before they can overflow. Other weights take a
+//! plain loop the compiler unrolls.
+//!
+//! The feature digest is the wrapping sum of `hash::digest_term` of every
+//! hash added with a weight above zero, whatever the weight: unit hashes
+//! are summed a batch at a time, in a loop of their own.
+
+use super::hash::digest_term;
 
 /// Bit 0 of every byte: `(hash >> k) & LOW_BIT_OF_EACH_BYTE` has, in byte
 /// j, bit 8j + k of the hash.
@@ -20,7 +28,8 @@ const LANE_LIMIT: u32 = 255;
 /// the counters in registers rather than memory).
 const BATCH: usize = 64;
 
-/// Accumulates weighted feature hashes into a 64-bit SimHash.
+/// Accumulates weighted feature hashes into a 64-bit SimHash and a
+/// feature digest.
 #[derive(Clone, Debug)]
 pub struct Accumulator {
     /// Unit-weight hashes not yet counted.
@@ -34,6 +43,8 @@ pub struct Accumulator {
     set_weight: [u128; 64],
     /// Weight of all features.
     total_weight: u128,
+    /// Wrapping sum of the digest terms of the counted hashes.
+    digest: u64,
 }
 
 impl Default for Accumulator {
@@ -45,6 +56,7 @@ impl Default for Accumulator {
             in_lanes: 0,
             set_weight: [0; 64],
             total_weight: 0,
+            digest: 0,
         }
     }
 }
@@ -71,13 +83,19 @@ impl Accumulator {
         if self.in_lanes + BATCH as u32 > LANE_LIMIT {
             self.flush_lanes();
         }
+        let batch = &self.batch[..self.batch_len];
         let mut lanes = self.lanes;
-        for &hash in &self.batch[..self.batch_len] {
+        for &hash in batch {
             for (k, lane) in lanes.iter_mut().enumerate() {
                 *lane += (hash >> k) & LOW_BIT_OF_EACH_BYTE;
             }
         }
         self.lanes = lanes;
+        // A loop of its own: 64-bit multiplies would keep the one above
+        // from being vectorised.
+        self.digest = batch.iter().fold(self.digest, |digest, &hash| {
+            digest.wrapping_add(digest_term(hash))
+        });
         self.in_lanes += self.batch_len as u32;
         self.batch_len = 0;
     }
@@ -88,6 +106,10 @@ impl Accumulator {
         if weight == 1 {
             return self.add_unit(hash);
         }
+        if weight == 0 {
+            return;
+        }
+        self.digest = self.digest.wrapping_add(digest_term(hash));
         let weight = u128::from(weight);
         for (i, sum) in self.set_weight.iter_mut().enumerate() {
             *sum += u128::from((hash >> i) & 1) * weight;
@@ -111,6 +133,13 @@ impl Accumulator {
         }
         self.total_weight += u128::from(self.in_lanes);
         self.in_lanes = 0;
+    }
+
+    /// The feature digest: the wrapping sum of the digest terms of the
+    /// hashes added with a weight above zero.
+    pub fn feature_digest(&mut self) -> u64 {
+        self.count_batch();
+        self.digest
     }
 
     /// The signed sum of bit i: (set weight) - (unset weight).
@@ -171,6 +200,28 @@ mod tests {
                 acc.add(hash, weight);
             }
             prop_assert_eq!(acc.simhash(), naive(&features));
+        }
+
+        #[test]
+        fn digest_sums_the_terms_of_counted_hashes_in_any_order(
+            features in proptest::collection::vec((any::<u64>(), prop_oneof![Just(1u32), 0u32..5]), 0..700),
+        ) {
+            let expected = features
+                .iter()
+                .filter(|&&(_, weight)| weight > 0)
+                .fold(0u64, |sum, &(hash, _)| sum.wrapping_add(digest_term(hash)));
+            let mut forward = Accumulator::new();
+            let mut backward = Accumulator::new();
+            for &(hash, weight) in &features {
+                forward.add(hash, weight);
+            }
+            for &(hash, weight) in features.iter().rev() {
+                backward.add(hash, weight);
+            }
+            prop_assert_eq!(forward.feature_digest(), expected);
+            prop_assert_eq!(backward.feature_digest(), expected);
+            // Reading the digest does not disturb the sums.
+            prop_assert_eq!(forward.simhash(), naive(&features));
         }
     }
 }

@@ -193,6 +193,8 @@ pub fn collect_saved(saved: FingerprintSet, documents: &mut Documents, diag: &mu
             features,
             bytes: record.bytes.unwrap_or(0),
             content_hash: record.content_hash.unwrap_or(0),
+            // Saved fingerprint files carry no feature digest.
+            feature_digest: 0,
         };
         documents.fingerprinted(DocumentRef::Named(record.name), fingerprint, diag);
     }

@@ -1,9 +1,11 @@
-//! Behaviour of the whole fingerprint stage, by subject: what documents
-//! give (`documents`), the htm.core options and the SDR (`options`),
-//! agreement with a naive reference (`reference`), streaming against whole
-//! buffers (`streaming`) and the published test vectors (`vectors`). This
-//! file holds the helpers they share.
+//! Behaviour of the whole fingerprint stage, by subject: the feature
+//! digest (`digest`), what documents give (`documents`), the htm.core
+//! options and the SDR (`options`), agreement with a naive reference
+//! (`reference`), streaming against whole buffers (`streaming`) and the
+//! published test vectors (`vectors`). This file holds the helpers they
+//! share.
 
+mod digest;
 mod documents;
 mod options;
 mod reference;

@@ -8,7 +8,7 @@ use super::*;
 
 /// The naive reference for ASCII text: lower-case, split on anything not
 /// alphanumeric, windows of N words joined by a space, xxh3 seed 0.
-fn naive_features(text: &str, n: usize) -> Vec<u64> {
+pub(super) fn naive_features(text: &str, n: usize) -> Vec<u64> {
     let lower = text.to_ascii_lowercase();
     let words: Vec<&str> = lower
         .split(|c: char| !c.is_ascii_alphanumeric())
