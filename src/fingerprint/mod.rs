@@ -139,7 +139,11 @@ impl Fingerprinter {
         })
     }
 
-    /// The sorted, distinct feature hashes of a stream, for exact Jaccard.
+    /// The sorted, distinct feature hashes of a stream, for exact Jaccard:
+    /// exactly the features that count in the fingerprint (after excludes,
+    /// the vocabulary, the frequency floor and ceiling, and without
+    /// zero-weight features), each once, whatever its weight. Its length is
+    /// the `features` of a binary-weighted fingerprint.
     pub fn feature_set_reader<R: Read>(&self, reader: R) -> io::Result<Vec<u64>> {
         let mut sink = SetSink {
             hash: self.options.hash,

@@ -174,14 +174,16 @@ impl FeatureSink for DistinctSink {
     }
 }
 
-/// The distinct feature hashes (for exact Jaccard).
+/// The distinct hashes of the features that count (for exact Jaccard):
+/// each once, whatever its weight or number of occurrences.
 pub(crate) struct SetSink {
     pub(crate) hash: FeatureHash,
     pub(crate) set: HashSet<u64, Identity>,
 }
 
 impl FeatureSink for SetSink {
-    fn feature(&mut self, bytes: &[u8], _weight: u32) {
+    fn feature(&mut self, bytes: &[u8], weight: u32) {
+        debug_assert!(weight > 0, "zero-weight features do not count");
         self.set.insert(feature_hash(self.hash, bytes));
     }
 }

@@ -1,12 +1,13 @@
 //! Behaviour of the whole fingerprint stage, by subject: the feature
-//! digest (`digest`), what documents give (`documents`), the htm.core
-//! options and the SDR (`options`), agreement with a naive reference
-//! (`reference`), streaming against whole buffers (`streaming`) and the
-//! published test vectors (`vectors`). This file holds the helpers they
-//! share.
+//! digest (`digest`), what documents give (`documents`), what exact
+//! Jaccard is computed on (`feature_set`), the htm.core options and the
+//! SDR (`options`), agreement with a naive reference (`reference`),
+//! streaming against whole buffers (`streaming`) and the published test
+//! vectors (`vectors`). This file holds the helpers they share.
 
 mod digest;
 mod documents;
+mod feature_set;
 mod options;
 mod reference;
 mod streaming;
