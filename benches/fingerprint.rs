@@ -2,12 +2,14 @@
 //! baseline that only splits on whitespace and hashes word 3-shingles with
 //! xxh3 (no normalisation, no SimHash): the cost floor of the hot loop.
 //! Also the default options through a reader (64 KiB chunks, as files are
-//! read) and on text with typographic (non-ASCII) punctuation.
+//! read) and on text with typographic (non-ASCII) punctuation. The `sdr`
+//! group measures htm.core's sparse output (`--sdr 2048:40`) on 2 MB of the
+//! same text, with tf and binary weighting.
 //!
 //! Run briefly: `cargo bench --bench fingerprint -- --warm-up-time 1 --measurement-time 3`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use simdup::fingerprint::{FeatureHash, FeatureOptions, Fingerprinter, Shingle};
+use simdup::fingerprint::{FeatureHash, FeatureOptions, Fingerprinter, Shingle, Weighting};
 use std::hint::black_box;
 use xxhash_rust::xxh3::xxh3_64;
 
@@ -151,5 +153,29 @@ fn throughput(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, throughput);
+/// Bytes of text per SDR iteration (the size of the document the speed
+/// target was set on).
+const SDR_TEXT_BYTES: usize = 2 << 20;
+
+fn sdr(c: &mut Criterion) {
+    let text = english_text(SDR_TEXT_BYTES);
+    let mut group = c.benchmark_group("sdr");
+    group.throughput(Throughput::Bytes(text.len() as u64));
+    group.sample_size(10);
+    for (name, weighting) in [
+        ("words3-tf-2048:40", Weighting::Tf),
+        ("words3-binary-2048:40", Weighting::Binary),
+    ] {
+        let fingerprinter = Fingerprinter::new(FeatureOptions {
+            weighting,
+            ..FeatureOptions::default()
+        });
+        group.bench_function(name, |b| {
+            b.iter(|| fingerprinter.sdr_reader(black_box(&text[..]), 2048, 40))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, throughput, sdr);
 criterion_main!(benches);

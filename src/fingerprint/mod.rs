@@ -4,8 +4,9 @@
 //! lower-case), cut into tokens and shingles, each shingle hashed to 64 bits
 //! and weighted, and bit i of the fingerprint is 1 when the weighted sum of
 //! +w (hash bit set) and -w (not set) is positive. docs/FINGERPRINT.md
-//! specifies every step. Files: `options` (the choices), `decode`,
-//! `normalize`, `tokenize`, `shingle`, `weights` (vocabulary rules), `hash`,
+//! specifies every step. Files: `options` (the choices), `decode` (UTF-8),
+//! `normalize` (NFKC and lower-casing), `tokenize` (words, characters and
+//! their ASCII fast path), `shingle`, `weights` (vocabulary rules), `hash`,
 //! `simhash` (accumulator), `sdr` (htm.core's sparse output) and `stream`
 //! (the chunked pipeline and its sinks). Reading files and walking
 //! directories belong to the input stage.
@@ -34,7 +35,7 @@ pub use weights::{MAX_WEIGHT, TokenSet, Vocabulary};
 
 use sdr::{SdrSums, select_top};
 use shingle::FeatureSink;
-use stream::{DistinctBytesSink, DistinctSink, Pipeline, SdrTfSink, SetSink, TfSink};
+use stream::{DistinctSink, FeatureBytesSink, Pipeline, SetSink, TfSink};
 use weights::TokenRules;
 
 /// What fingerprinting one document produced.
@@ -49,6 +50,11 @@ pub struct Fingerprint {
     pub bytes: u64,
     /// xxh3-64 of the raw bytes, for exact-content matching of short documents.
     pub content_hash: u64,
+    /// Order-independent digest of the summed features, for collapsing
+    /// documents whose features are the same: the wrapping sum, over each
+    /// feature counted in `features`, of a strong mix of its hash (0 when
+    /// `features` is 0; docs/FINGERPRINT.md has the definition).
+    pub feature_digest: u64,
 }
 
 /// Computes fingerprints and feature sets with fixed options.
@@ -118,6 +124,7 @@ impl Fingerprinter {
                 (bytes, content, accumulator, sink.weights.len() as u64)
             }
         };
+        let feature_digest = accumulator.feature_digest();
         let simhash = if features == 0 {
             0
         } else {
@@ -128,10 +135,15 @@ impl Fingerprinter {
             features,
             bytes,
             content_hash,
+            feature_digest,
         })
     }
 
-    /// The sorted, distinct feature hashes of a stream, for exact Jaccard.
+    /// The sorted, distinct feature hashes of a stream, for exact Jaccard:
+    /// exactly the features that count in the fingerprint (after excludes,
+    /// the vocabulary, the frequency floor and ceiling, and without
+    /// zero-weight features), each once, whatever its weight. Its length is
+    /// the `features` of a binary-weighted fingerprint.
     pub fn feature_set_reader<R: Read>(&self, reader: R) -> io::Result<Vec<u64>> {
         let mut sink = SetSink {
             hash: self.options.hash,
@@ -151,8 +163,10 @@ impl Fingerprinter {
     /// htm.core's sparse output: the ascending indices of the `active`
     /// largest of `size` sums, each feature hashed to `size` bits with
     /// SHAKE256 (see docs/FINGERPRINT.md). Same features and weights as the
-    /// SimHash. A document without features has no encoding: the result is
-    /// empty. A bad shape is an `InvalidInput` error.
+    /// SimHash; each distinct feature is hashed once, with its total weight,
+    /// so memory grows with the number of distinct features. A document
+    /// without features has no encoding: the result is empty. A bad shape
+    /// is an `InvalidInput` error.
     pub fn sdr_reader<R: Read>(
         &self,
         reader: R,
@@ -163,23 +177,12 @@ impl Fingerprinter {
         shape
             .validate()
             .map_err(|error| io::Error::new(io::ErrorKind::InvalidInput, error.to_string()))?;
-        let pipeline = Pipeline::new(self);
-        let sums = match self.options.weighting {
-            Weighting::Tf => {
-                let mut sink = SdrTfSink(SdrSums::new(size));
-                pipeline.run(reader, &mut sink)?;
-                sink.0
-            }
-            Weighting::Binary => {
-                let mut sink = DistinctBytesSink::default();
-                pipeline.run(reader, &mut sink)?;
-                let mut sums = SdrSums::new(size);
-                for (bytes, &weight) in &sink.0 {
-                    sums.add_feature(bytes, weight);
-                }
-                sums
-            }
-        };
+        let mut sink = FeatureBytesSink::new(self.options.weighting);
+        Pipeline::new(self).run(reader, &mut sink)?;
+        let mut sums = SdrSums::new(size);
+        for (bytes, &weight) in &sink.weights {
+            sums.add_feature(bytes, weight);
+        }
         if sums.features() == 0 {
             return Ok(Vec::new());
         }

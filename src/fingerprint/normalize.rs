@@ -1,7 +1,9 @@
-//! Streaming Unicode NFKC: decoded text in, normalised text out.
+//! Normalisation, all of it: streaming Unicode NFKC of decoded text,
+//! lower-casing, and both applied to vocabulary and exclude entries
+//! ([`normalize_term`]) so that they match document text.
 //!
-//! Text is cut into segments that normalise independently. A segment ends
-//! before every *stable* character (canonical combining class 0 and
+//! NFKC: text is cut into segments that normalise independently. A segment
+//! ends before every *stable* character (canonical combining class 0 and
 //! NFKC_Quick_Check = Yes, UAX #15 section 9): nothing before such a
 //! character can reorder or compose with it. A stable character on its own
 //! is already NFKC, so runs of stable characters (ASCII found 16 bytes at a
@@ -11,10 +13,78 @@
 //! [`SEGMENT_LIMIT`] bytes without a stable character (only adversarial
 //! runs of combining marks do that) is cut there, which bounds memory; the
 //! cut depends only on the text, so chunking never changes the output.
-//! Lower-casing and token rules are not this module's business.
+//!
+//! Lower-casing ([`Casing`]) is character by character, without context.
+//! It is applied by the tokenizer as it writes token characters, because
+//! classification looks at a character before it is lower-cased; the
+//! mapping itself lives here.
 
 use unicode_normalization::char::canonical_combining_class;
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
+
+use super::options::{Case, FeatureOptions, UnicodeForm};
+
+/// Lower-casing, or none: each character becomes its Unicode default
+/// lower-case mapping (Rust's `char::to_lowercase`, possibly several
+/// characters), without context.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Casing {
+    lower: bool,
+}
+
+impl Casing {
+    /// The casing of `case`.
+    pub(crate) fn new(case: Case) -> Self {
+        Casing {
+            lower: case == Case::Lower,
+        }
+    }
+
+    /// Calls `out` with each character that `c` becomes.
+    #[inline]
+    pub(crate) fn map(self, c: char, mut out: impl FnMut(char)) {
+        if self.lower {
+            for lower in c.to_lowercase() {
+                out(lower);
+            }
+        } else {
+            out(c);
+        }
+    }
+
+    /// What an ASCII byte becomes (always one ASCII byte).
+    #[inline]
+    pub(crate) fn ascii(self, byte: u8) -> u8 {
+        if self.lower {
+            byte.to_ascii_lowercase()
+        } else {
+            byte
+        }
+    }
+
+    /// Applies [`Self::ascii`] to every byte, in place (whole blocks at once).
+    #[inline]
+    pub(crate) fn ascii_in_place(self, bytes: &mut [u8]) {
+        if self.lower {
+            bytes.make_ascii_lowercase();
+        }
+    }
+}
+
+/// Normalises a vocabulary or exclude entry the way document text is
+/// (NFKC, then lower-case, each as configured).
+pub(crate) fn normalize_term(term: &str, options: &FeatureOptions) -> String {
+    let text: String = match options.unicode {
+        UnicodeForm::Nfkc => term.nfkc().collect(),
+        UnicodeForm::AsIs => term.to_string(),
+    };
+    let casing = Casing::new(options.case);
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        casing.map(c, |c| out.push(c));
+    }
+    out
+}
 
 /// Longest segment normalised at once, in bytes of input.
 pub(crate) const SEGMENT_LIMIT: usize = 4096;
@@ -179,6 +249,35 @@ mod tests {
         let whole = normalize_chunked(&text, usize::MAX);
         assert_eq!(whole, normalize_chunked(&text, 7));
         assert!(whole.starts_with('\u{E1}'));
+    }
+
+    #[test]
+    fn terms_are_normalised_like_text() {
+        assert_eq!(
+            normalize_term("\u{FB01}ANCÉ", &FeatureOptions::default()),
+            "fiancé"
+        );
+        let as_is = FeatureOptions {
+            unicode: UnicodeForm::AsIs,
+            case: Case::Sensitive,
+            ..FeatureOptions::default()
+        };
+        assert_eq!(normalize_term("\u{FB01}ANCÉ", &as_is), "\u{FB01}ANCÉ");
+    }
+
+    #[test]
+    fn lower_casing_is_per_character_and_may_lengthen() {
+        let mut out = String::new();
+        for c in "ΣİA".chars() {
+            Casing::new(Case::Lower).map(c, |c| out.push(c));
+        }
+        assert_eq!(out, "σi\u{307}a");
+        let mut bytes = *b"AbC-1";
+        Casing::new(Case::Lower).ascii_in_place(&mut bytes);
+        assert_eq!(&bytes, b"abc-1");
+        Casing::new(Case::Sensitive).ascii_in_place(&mut bytes);
+        assert_eq!(Casing::new(Case::Sensitive).ascii(b'Q'), b'Q');
+        assert_eq!(Casing::new(Case::Lower).ascii(b'Q'), b'q');
     }
 
     proptest! {

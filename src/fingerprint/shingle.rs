@@ -12,6 +12,12 @@
 use super::weights::{TokenRules, TokenWeigher};
 
 /// Where features go: the SimHash accumulator, a feature set, SDR sums.
+///
+/// A sink is handed exactly the features that count: those left by the
+/// token rules (excludes, vocabulary and orphans, frequency floor and
+/// ceiling) with a weight above zero. Every sink sees the same ones, so
+/// the SimHash, the feature set (exact Jaccard), the SDR and the feature
+/// digest all agree on what a document's features are.
 pub(crate) trait FeatureSink {
     /// One feature occurrence: its bytes and its (positive) weight.
     fn feature(&mut self, bytes: &[u8], weight: u32);

@@ -1,39 +1,68 @@
-//! The SimHash accumulator: 64 weighted bit sums, and the final bits.
+//! The SimHash accumulator: 64 weighted bit sums, the final bits, and the
+//! feature digest of the same features.
 //!
 //! Bit i of the fingerprint is 1 exactly when the sum over features of
 //! (+w if the feature hash has bit i set, -w otherwise) is greater than 0,
 //! that is when 2 * (weight of features with bit i set) > (total weight).
-//! Unit weights, the common case, are counted eight bits at a time: a
-//! shift and a mask put bits k, k+8, ..., k+56 of the hash in the low bits
-//! of the eight bytes of a u64, so one addition bumps eight byte-wide
-//! counters, with no branch (nor table) per bit. The byte counters are flushed into wide sums before they can
-//! overflow. Other weights take a plain loop the compiler unrolls.
+//!
+//! Unit weights, the common case, are counted without a branch (nor table)
+//! per bit, in two stages. A carry-save adder tree (as in Harley-Seal
+//! population counts) adds eight hashes at a time into bit-sliced
+//! counters: `ones`, `twos` and `fours` hold bit 0, 1 and 2 of each of the
+//! 64 counts, and every eight hashes give one word of carries, `eights`.
+//! Those are counted eight bits at a time: a shift and a mask put bits k,
+//! k+8, ..., k+56 of the word in the low bits of the eight bytes of a u64,
+//! so one addition bumps eight byte-wide counters (of eights). The byte
+//! counters are flushed into wide sums before they can overflow. Other
+//! weights take a plain loop the compiler unrolls.
+//!
+//! The feature digest is the wrapping sum of `hash::digest_term` of every
+//! hash added with a weight above zero, whatever the weight: unit hashes
+//! are summed a batch at a time, in a loop of their own.
+
+use super::hash::digest_term;
 
 /// Bit 0 of every byte: `(hash >> k) & LOW_BIT_OF_EACH_BYTE` has, in byte
 /// j, bit 8j + k of the hash.
 const LOW_BIT_OF_EACH_BYTE: u64 = 0x0101_0101_0101_0101;
 
-/// Unit additions a byte counter can take before it must be flushed.
+/// Additions a byte counter can take before it must be flushed.
 const LANE_LIMIT: u32 = 255;
 
 /// Unit hashes buffered before they are counted in one tight loop (with
-/// the counters in registers rather than memory).
+/// the counters in registers rather than memory); a multiple of 8.
 const BATCH: usize = 64;
 
-/// Accumulates weighted feature hashes into a 64-bit SimHash.
+/// Carry-save addition of three words, bit by bit: (carries, sums).
+#[inline(always)]
+fn csa(a: u64, b: u64, c: u64) -> (u64, u64) {
+    let u = a ^ b;
+    ((a & b) | (u & c), u ^ c)
+}
+
+/// Accumulates weighted feature hashes into a 64-bit SimHash and a
+/// feature digest.
 #[derive(Clone, Debug)]
 pub struct Accumulator {
     /// Unit-weight hashes not yet counted.
     batch: [u64; BATCH],
     batch_len: usize,
-    /// Byte j of `lanes[k]` counts unit features with bit 8j+k set.
+    /// Bit i of `ones`, `twos` and `fours` is bit 0, 1 and 2 of the count of
+    /// unit hashes with bit i set, less eight times those in `lanes`.
+    ones: u64,
+    twos: u64,
+    fours: u64,
+    /// Byte j of `lanes[k]` counts the eights of unit hashes with bit
+    /// 8j+k set.
     lanes: [u64; 8],
-    /// Unit features added to `lanes` since the last flush.
+    /// Words of eights added to `lanes` since the last flush.
     in_lanes: u32,
     /// Weight of the features with bit i set.
     set_weight: [u128; 64],
     /// Weight of all features.
     total_weight: u128,
+    /// Wrapping sum of the digest terms of the counted hashes.
+    digest: u64,
 }
 
 impl Default for Accumulator {
@@ -41,10 +70,14 @@ impl Default for Accumulator {
         Accumulator {
             batch: [0; BATCH],
             batch_len: 0,
+            ones: 0,
+            twos: 0,
+            fours: 0,
             lanes: [0; 8],
             in_lanes: 0,
             set_weight: [0; 64],
             total_weight: 0,
+            digest: 0,
         }
     }
 }
@@ -65,20 +98,54 @@ impl Accumulator {
         }
     }
 
-    /// Counts the buffered unit hashes into the byte counters.
+    /// Counts the buffered unit hashes.
     #[inline(never)]
     fn count_batch(&mut self) {
-        if self.in_lanes + BATCH as u32 > LANE_LIMIT {
+        // At most BATCH / 8 words of eights from whole groups, and one per
+        // hash of the rest.
+        if self.in_lanes + (BATCH / 8 + 8) as u32 > LANE_LIMIT {
             self.flush_lanes();
         }
+        let batch = &self.batch[..self.batch_len];
+        let (mut ones, mut twos, mut fours) = (self.ones, self.twos, self.fours);
         let mut lanes = self.lanes;
-        for &hash in &self.batch[..self.batch_len] {
+        let groups = batch.chunks_exact(8);
+        let rest = groups.remainder();
+        for h in groups {
+            let (twos_a, ones_a) = csa(ones, h[0], h[1]);
+            let (twos_b, ones_b) = csa(ones_a, h[2], h[3]);
+            let (fours_a, twos_c) = csa(twos, twos_a, twos_b);
+            let (twos_a, ones_c) = csa(ones_b, h[4], h[5]);
+            let (twos_b, ones_d) = csa(ones_c, h[6], h[7]);
+            let (fours_b, twos_d) = csa(twos_c, twos_a, twos_b);
+            let (eights, fours_c) = csa(fours, fours_a, fours_b);
+            (ones, twos, fours) = (ones_d, twos_d, fours_c);
             for (k, lane) in lanes.iter_mut().enumerate() {
-                *lane += (hash >> k) & LOW_BIT_OF_EACH_BYTE;
+                *lane += (eights >> k) & LOW_BIT_OF_EACH_BYTE;
             }
         }
+        self.in_lanes += (batch.len() / 8) as u32;
+        // The last few hashes of a document, one by one (a ripple carry).
+        for &hash in rest {
+            let carry = ones & hash;
+            ones ^= hash;
+            let carry_fours = twos & carry;
+            twos ^= carry;
+            let eights = fours & carry_fours;
+            fours ^= carry_fours;
+            for (k, lane) in lanes.iter_mut().enumerate() {
+                *lane += (eights >> k) & LOW_BIT_OF_EACH_BYTE;
+            }
+            self.in_lanes += 1;
+        }
+        (self.ones, self.twos, self.fours) = (ones, twos, fours);
         self.lanes = lanes;
-        self.in_lanes += self.batch_len as u32;
+        self.total_weight += batch.len() as u128;
+        // A loop of its own: 64-bit multiplies would keep the one above
+        // from being vectorised.
+        self.digest = batch.iter().fold(self.digest, |digest, &hash| {
+            digest.wrapping_add(digest_term(hash))
+        });
         self.batch_len = 0;
     }
 
@@ -88,6 +155,10 @@ impl Accumulator {
         if weight == 1 {
             return self.add_unit(hash);
         }
+        if weight == 0 {
+            return;
+        }
+        self.digest = self.digest.wrapping_add(digest_term(hash));
         let weight = u128::from(weight);
         for (i, sum) in self.set_weight.iter_mut().enumerate() {
             *sum += u128::from((hash >> i) & 1) * weight;
@@ -99,18 +170,29 @@ impl Accumulator {
     fn flush(&mut self) {
         self.count_batch();
         self.flush_lanes();
+        for (i, set) in self.set_weight.iter_mut().enumerate() {
+            let bit = |word: u64| u128::from((word >> i) & 1);
+            *set += bit(self.ones) + 2 * bit(self.twos) + 4 * bit(self.fours);
+        }
+        (self.ones, self.twos, self.fours) = (0, 0, 0);
     }
 
-    /// Moves the byte counters into the wide sums.
+    /// Moves the byte counters (of eights) into the wide sums.
     fn flush_lanes(&mut self) {
         for (k, lane) in self.lanes.iter_mut().enumerate() {
             for j in 0..8 {
-                self.set_weight[8 * j + k] += u128::from((*lane >> (8 * j)) & 0xFF);
+                self.set_weight[8 * j + k] += 8 * u128::from((*lane >> (8 * j)) & 0xFF);
             }
             *lane = 0;
         }
-        self.total_weight += u128::from(self.in_lanes);
         self.in_lanes = 0;
+    }
+
+    /// The feature digest: the wrapping sum of the digest terms of the
+    /// hashes added with a weight above zero.
+    pub fn feature_digest(&mut self) -> u64 {
+        self.count_batch();
+        self.digest
     }
 
     /// The signed sum of bit i: (set weight) - (unset weight).
@@ -138,15 +220,21 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// The textbook definition: 64 signed sums, bit set when positive.
-    fn naive(features: &[(u64, u32)]) -> u64 {
-        let mut sums = [0i128; 64];
+    /// The 64 signed sums by their definition.
+    fn naive_sums(features: &[(u64, u32)]) -> Vec<i128> {
+        let mut sums = vec![0i128; 64];
         for &(hash, weight) in features {
             for (i, sum) in sums.iter_mut().enumerate() {
                 let w = i128::from(weight);
                 *sum += if (hash >> i) & 1 == 1 { w } else { -w };
             }
         }
+        sums
+    }
+
+    /// The textbook definition: 64 signed sums, bit set when positive.
+    fn naive(features: &[(u64, u32)]) -> u64 {
+        let sums = naive_sums(features);
         (0..64)
             .filter(|&i| sums[i] > 0)
             .fold(0, |bits, i| bits | (1 << i))
@@ -161,7 +249,43 @@ mod tests {
         assert_eq!(acc.simhash(), 0);
     }
 
+    #[test]
+    fn thousands_of_equal_hashes_do_not_overflow_the_byte_counters() {
+        // Every word of eights is all ones: each byte counter is bumped each
+        // time, so the counters must be flushed in time.
+        let mut acc = Accumulator::new();
+        for _ in 0..3001 {
+            acc.add_unit(u64::MAX);
+        }
+        for _ in 0..1000 {
+            acc.add_unit(0x8000_0000_0000_0001);
+        }
+        acc.add(u64::MAX, 2);
+        assert_eq!(acc.sum(0), 3001 + 1000 + 2);
+        assert_eq!(acc.sum(1), 3001 - 1000 + 2);
+        assert_eq!(acc.sum(63), 3001 + 1000 + 2);
+        assert_eq!(acc.simhash(), u64::MAX);
+    }
+
     proptest! {
+        // Beyond 255 words of eights (2040 unit hashes): the byte counters
+        // are flushed, and the last hashes are not a whole group of eight.
+        #[test]
+        fn many_unit_hashes_equal_the_naive_signed_sums(
+            hashes in proptest::collection::vec(any::<u64>(), 2000..2600),
+            weighted in proptest::collection::vec((any::<u64>(), 2u32..5), 0..3),
+        ) {
+            let mut acc = Accumulator::new();
+            let mut features: Vec<(u64, u32)> = hashes.iter().map(|&h| (h, 1)).collect();
+            features.extend(&weighted);
+            for &(hash, weight) in &features {
+                acc.add(hash, weight);
+            }
+            let sums: Vec<i128> = (0..64).map(|i| acc.sum(i)).collect();
+            prop_assert_eq!(sums, naive_sums(&features));
+            prop_assert_eq!(acc.simhash(), naive(&features));
+        }
+
         #[test]
         fn equals_the_naive_signed_sums(
             features in proptest::collection::vec((any::<u64>(), prop_oneof![Just(1u32), 0u32..5]), 0..700),
@@ -171,6 +295,28 @@ mod tests {
                 acc.add(hash, weight);
             }
             prop_assert_eq!(acc.simhash(), naive(&features));
+        }
+
+        #[test]
+        fn digest_sums_the_terms_of_counted_hashes_in_any_order(
+            features in proptest::collection::vec((any::<u64>(), prop_oneof![Just(1u32), 0u32..5]), 0..700),
+        ) {
+            let expected = features
+                .iter()
+                .filter(|&&(_, weight)| weight > 0)
+                .fold(0u64, |sum, &(hash, _)| sum.wrapping_add(digest_term(hash)));
+            let mut forward = Accumulator::new();
+            let mut backward = Accumulator::new();
+            for &(hash, weight) in &features {
+                forward.add(hash, weight);
+            }
+            for &(hash, weight) in features.iter().rev() {
+                backward.add(hash, weight);
+            }
+            prop_assert_eq!(forward.feature_digest(), expected);
+            prop_assert_eq!(backward.feature_digest(), expected);
+            // Reading the digest does not disturb the sums.
+            prop_assert_eq!(forward.simhash(), naive(&features));
         }
     }
 }

@@ -1,11 +1,12 @@
 //! The streaming pipeline: chunks of bytes through decoding, NFKC,
 //! tokenising and shingling into a feature sink, plus the sinks themselves
-//! (SimHash with tf or binary weights, feature sets, SDR sums).
+//! (SimHash with tf or binary weights, feature sets, the distinct features
+//! an SDR hashes).
 //!
 //! Every stage keeps its state between chunks, so a chunk boundary, even
 //! inside a UTF-8 sequence, an NFKC composition or a shingle, never changes
-//! the features. Memory is bounded for tf SimHash; binary weighting and
-//! feature sets keep one entry per distinct feature.
+//! the features. Memory is bounded for tf SimHash; binary weighting,
+//! feature sets and SDRs keep one entry per distinct feature.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -17,8 +18,7 @@ use super::Fingerprinter;
 use super::decode::Decoder;
 use super::hash::feature_hash;
 use super::normalize::Normalizer;
-use super::options::{FeatureHash, Shingle, UnicodeForm};
-use super::sdr::SdrSums;
+use super::options::{FeatureHash, Shingle, UnicodeForm, Weighting};
 use super::shingle::{FeatureSink, Shingler};
 use super::simhash::Accumulator;
 use super::tokenize::Tokenizer;
@@ -174,37 +174,48 @@ impl FeatureSink for DistinctSink {
     }
 }
 
-/// The distinct feature hashes (for exact Jaccard).
+/// The distinct hashes of the features that count (for exact Jaccard):
+/// each once, whatever its weight or number of occurrences.
 pub(crate) struct SetSink {
     pub(crate) hash: FeatureHash,
     pub(crate) set: HashSet<u64, Identity>,
 }
 
 impl FeatureSink for SetSink {
-    fn feature(&mut self, bytes: &[u8], _weight: u32) {
+    fn feature(&mut self, bytes: &[u8], weight: u32) {
+        debug_assert!(weight > 0, "zero-weight features do not count");
         self.set.insert(feature_hash(self.hash, bytes));
     }
 }
 
-/// SDR sums with term-frequency weights.
-pub(crate) struct SdrTfSink(pub(crate) SdrSums);
+/// Distinct features by their bytes, with their total weight: the sum over
+/// their occurrences (tf) or the largest (binary). The SDR hashes each
+/// once; memory grows with the number of distinct features.
+pub(crate) struct FeatureBytesSink {
+    weighting: Weighting,
+    pub(crate) weights: HashMap<Box<[u8]>, u64>,
+}
 
-impl FeatureSink for SdrTfSink {
-    fn feature(&mut self, bytes: &[u8], weight: u32) {
-        self.0.add_feature(bytes, weight);
+impl FeatureBytesSink {
+    /// An empty sink for `weighting`.
+    pub(crate) fn new(weighting: Weighting) -> Self {
+        FeatureBytesSink {
+            weighting,
+            weights: HashMap::new(),
+        }
     }
 }
 
-/// Distinct features by their bytes (binary SDR needs the bytes to hash).
-#[derive(Default)]
-pub(crate) struct DistinctBytesSink(pub(crate) HashMap<Box<[u8]>, u32>);
-
-impl FeatureSink for DistinctBytesSink {
+impl FeatureSink for FeatureBytesSink {
     fn feature(&mut self, bytes: &[u8], weight: u32) {
-        match self.0.get_mut(bytes) {
-            Some(slot) => *slot = (*slot).max(weight),
+        let weight = u64::from(weight);
+        match self.weights.get_mut(bytes) {
+            Some(slot) => match self.weighting {
+                Weighting::Tf => *slot += weight,
+                Weighting::Binary => *slot = (*slot).max(weight),
+            },
             None => {
-                self.0.insert(bytes.into(), weight);
+                self.weights.insert(bytes.into(), weight);
             }
         }
     }

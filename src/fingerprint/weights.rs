@@ -11,8 +11,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
+use super::normalize::normalize_term;
 use super::options::FeatureOptions;
-use super::tokenize::normalize_term;
 use crate::{Error, Result};
 
 /// Largest weight a vocabulary may give; keeps every sum far from overflow.

@@ -102,6 +102,7 @@ mod tests {
             features,
             bytes: 42,
             content_hash: 0xabc,
+            feature_digest: 0,
         }
     }
 

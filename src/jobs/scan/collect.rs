@@ -227,6 +227,8 @@ fn add_saved(record: FingerprintRecord, documents: &mut Documents, diag: &mut Di
         features,
         bytes: record.bytes.unwrap_or(0),
         content_hash: record.content_hash.unwrap_or(0),
+        // Saved files carry no feature digest: each is a class of its own.
+        feature_digest: 0,
     };
     let name = DocumentName::Bytes(record.name.into_bytes());
     documents.fingerprinted(name, Origin::Saved, fingerprint, diag);

@@ -224,7 +224,7 @@ impl Documents {
         let key = match (&origin, short) {
             (_, true) => Some(short_key(fingerprint.content_hash)),
             (Origin::Saved, false) => None,
-            (_, false) => Some(fingerprint.content_hash),
+            (_, false) => Some(fingerprint.feature_digest),
         };
         let text = match origin {
             Origin::File => None,
