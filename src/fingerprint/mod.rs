@@ -22,7 +22,7 @@ mod stream;
 mod tokenize;
 mod weights;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::io::{self, Read};
 
 pub use hash::feature_hash;
@@ -145,14 +145,9 @@ impl Fingerprinter {
     /// zero-weight features), each once, whatever its weight. Its length is
     /// the `features` of a binary-weighted fingerprint.
     pub fn feature_set_reader<R: Read>(&self, reader: R) -> io::Result<Vec<u64>> {
-        let mut sink = SetSink {
-            hash: self.options.hash,
-            set: HashSet::default(),
-        };
+        let mut sink = SetSink::new(self.options.hash);
         Pipeline::new(self).run(reader, &mut sink)?;
-        let mut set: Vec<u64> = sink.set.into_iter().collect();
-        set.sort_unstable();
-        Ok(set)
+        Ok(sink.into_sorted())
     }
 
     /// The sorted, distinct feature hashes of a buffer.

@@ -146,14 +146,45 @@ fn verify_batch<L>(
 }
 
 /// The verdict on two sorted, distinct sets.
+///
+/// J(A, B) >= t exactly when |A ∩ B| >= t (|A| + |B|) / (1 + t). The merge
+/// of the two sets stops as soon as the elements left cannot bring the
+/// intersection that high, so a pair far below the threshold (the usual
+/// candidate on boilerplate-heavy text) costs a fraction of a merge; and a
+/// pair whose sizes alone rule it out costs nothing.
 pub(crate) fn decide(a: &[u64], b: &[u64], threshold: f64) -> Verdict {
     let (small, large) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-    // |A ∩ B| <= |small| and |A ∪ B| >= |large|: a pair whose sizes differ
-    // too much cannot reach the threshold.
+    // |A ∩ B| <= |small| and |A ∪ B| >= |large|.
     if !large.is_empty() && (small.len() as f64) < threshold * large.len() as f64 {
         return Verdict::Below;
     }
-    let jaccard = crate::fingerprint::jaccard(a, b);
+    // The least intersection that could reach the threshold, rounded down
+    // a little so rounding can never turn away a pair at the threshold.
+    let total = (a.len() + b.len()) as f64;
+    let needed = ((threshold * total / (1.0 + threshold)) - 1e-9)
+        .floor()
+        .max(0.0) as usize;
+    let (mut i, mut j, mut common) = (0, 0, 0usize);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                common += 1;
+                i += 1;
+                j += 1;
+                continue;
+            }
+        }
+        if common + (a.len() - i).min(b.len() - j) < needed {
+            return Verdict::Below;
+        }
+    }
+    let jaccard = if a.is_empty() && b.is_empty() {
+        1.0
+    } else {
+        common as f64 / (a.len() + b.len() - common) as f64
+    };
     if jaccard >= threshold {
         Verdict::Near(jaccard)
     } else {

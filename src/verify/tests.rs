@@ -83,6 +83,29 @@ proptest! {
     }
 }
 
+proptest! {
+    /// The merge that stops early decides exactly as the full Jaccard.
+    #[test]
+    fn early_stop_decides_like_the_full_jaccard(
+        a in proptest::collection::btree_set(0u64..300, 0..120),
+        b in proptest::collection::btree_set(0u64..300, 0..120),
+        threshold in prop_oneof![Just(0.0), Just(0.5), Just(0.8), Just(1.0), 0.0f64..=1.0],
+    ) {
+        let (a, b): (Vec<u64>, Vec<u64>) = (a.into_iter().collect(), b.into_iter().collect());
+        let jaccard = crate::fingerprint::jaccard(&a, &b);
+        let expected = if jaccard >= threshold { Verdict::Near(jaccard) } else { Verdict::Below };
+        prop_assert_eq!(decide(&a, &b, threshold), expected);
+    }
+}
+
+#[test]
+fn a_pair_exactly_at_the_threshold_is_near() {
+    // |A| = |B| = 9, |A ∩ B| = 8: J = 8 / 10 = 0.8.
+    let a: Vec<u64> = (0..9).collect();
+    let b: Vec<u64> = (1..10).collect();
+    assert_eq!(decide(&a, &b, 0.8), Verdict::Near(0.8));
+}
+
 #[test]
 fn sizes_too_different_are_below_without_a_merge() {
     let small: Vec<u64> = (0..10).collect();
