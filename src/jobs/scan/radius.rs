@@ -11,6 +11,10 @@
 //! expected recall at the threshold is P(Binomial(64, p) <= k); docs/SEARCH.md
 //! compares it with measured distances.
 //!
+//! Corpora of up to `SMALL_CORPUS` fingerprints always get at least the
+//! radius of expected recall 0.99 (their verification costs seconds at
+//! most); larger ones get what the budget buys.
+//!
 //! The cost of a radius is the search's predicted time plus verification:
 //! reading again every document in a candidate pair and comparing the
 //! sets of every candidate pair. Candidates are estimated from the
@@ -42,15 +46,23 @@ const FINGERPRINT_SECONDS_PER_BYTE: f64 = 1.0 / 280e6;
 const SECONDS_PER_DOCUMENT: f64 = 10e-6;
 
 /// Reading a document again for its feature set costs this many times
-/// fingerprinting it (a set of distinct hashes instead of 64 sums).
-const REREAD_FACTOR: f64 = 1.5;
+/// fingerprinting it (a sorted vector of hashes instead of 64 sums).
+const REREAD_FACTOR: f64 = 1.25;
+
+/// Corpora with at most this many fingerprints to search always get the
+/// radius that buys `SMALL_CORPUS_RECALL` at the threshold, whatever the
+/// budget: their whole verification costs seconds at most.
+pub const SMALL_CORPUS: usize = 20_000;
+
+/// The expected recall at the threshold a small corpus always gets.
+pub const SMALL_CORPUS_RECALL: f64 = 0.99;
 
 /// No radius beyond the one whose expected recall reaches this.
 const ENOUGH_RECALL: f64 = 0.9995;
 
-/// Seconds to compare one feature of a candidate pair's sets (a merge
-/// step), measured on the development machine.
-const SECONDS_PER_MERGE_STEP: f64 = 2e-9;
+/// Seconds to decide one candidate, per feature of a set: a merge step,
+/// most merges stopping early (src/verify).
+const SECONDS_PER_MERGE_STEP: f64 = 1e-9;
 
 /// What the cost model chose.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -132,18 +144,22 @@ pub fn choose(workload: &Workload<'_>, threshold: f64) -> Radius {
         .find(|&k| expected_recall(threshold, k) >= ENOUGH_RECALL)
         .unwrap_or(crate::search::MAX_DISTANCE);
     let mut chosen = 0;
-    let mut chosen_cost = cost(workload, &within, 0);
     for k in 1..=ceiling {
-        let seconds = cost(workload, &within, k);
-        if seconds > budget_seconds {
+        if cost(workload, &within, k) > budget_seconds {
             break;
         }
-        (chosen, chosen_cost) = (k, seconds);
+        chosen = k;
+    }
+    if workload.fingerprints.len() <= SMALL_CORPUS {
+        let enough = (0..=ceiling)
+            .find(|&k| expected_recall(threshold, k) >= SMALL_CORPUS_RECALL)
+            .unwrap_or(ceiling);
+        chosen = chosen.max(enough);
     }
     Radius {
         max_distance: chosen,
         expected_recall: expected_recall(threshold, chosen),
-        predicted_seconds: chosen_cost,
+        predicted_seconds: cost(workload, &within, chosen),
         budget_seconds,
     }
 }
@@ -174,7 +190,7 @@ fn cost(workload: &Workload<'_>, within: &[f64; 65], k: u32) -> f64 {
     let seconds_per_document =
         workload.fingerprint_seconds() / workload.documents.max(1) as f64 * REREAD_FACTOR;
     let verify = reread * seconds_per_document
-        + candidates * 2.0 * workload.mean_features * SECONDS_PER_MERGE_STEP;
+        + candidates * workload.mean_features * SECONDS_PER_MERGE_STEP;
     crate::search::predicted_seconds(n, k, 1) + verify
 }
 
