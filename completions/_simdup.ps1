@@ -34,7 +34,7 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
             break
         }
         'simdup;scan' {
-            [CompletionResult]::new('--shingle', '--shingle', [CompletionResultType]::ParameterName, 'Features: shingles of N words (words:N) or N characters (chars:N)')
+            [CompletionResult]::new('--shingle', '--shingle', [CompletionResultType]::ParameterName, 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]')
             [CompletionResult]::new('--hash', '--hash', [CompletionResultType]::ParameterName, 'The hash of each feature')
             [CompletionResult]::new('--weight', '--weight', [CompletionResultType]::ParameterName, 'How much each feature counts')
             [CompletionResult]::new('--vocabulary', '--vocabulary', [CompletionResultType]::ParameterName, 'Token weights, one `token weight` per line (htm.core vocabulary)')
@@ -86,7 +86,7 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
             break
         }
         'simdup;fingerprint' {
-            [CompletionResult]::new('--shingle', '--shingle', [CompletionResultType]::ParameterName, 'Features: shingles of N words (words:N) or N characters (chars:N)')
+            [CompletionResult]::new('--shingle', '--shingle', [CompletionResultType]::ParameterName, 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]')
             [CompletionResult]::new('--hash', '--hash', [CompletionResultType]::ParameterName, 'The hash of each feature')
             [CompletionResult]::new('--weight', '--weight', [CompletionResultType]::ParameterName, 'How much each feature counts')
             [CompletionResult]::new('--vocabulary', '--vocabulary', [CompletionResultType]::ParameterName, 'Token weights, one `token weight` per line (htm.core vocabulary)')
@@ -118,7 +118,7 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
             break
         }
         'simdup;compare' {
-            [CompletionResult]::new('--shingle', '--shingle', [CompletionResultType]::ParameterName, 'Features: shingles of N words (words:N) or N characters (chars:N)')
+            [CompletionResult]::new('--shingle', '--shingle', [CompletionResultType]::ParameterName, 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]')
             [CompletionResult]::new('--hash', '--hash', [CompletionResultType]::ParameterName, 'The hash of each feature')
             [CompletionResult]::new('--weight', '--weight', [CompletionResultType]::ParameterName, 'How much each feature counts')
             [CompletionResult]::new('--vocabulary', '--vocabulary', [CompletionResultType]::ParameterName, 'Token weights, one `token weight` per line (htm.core vocabulary)')

@@ -30,7 +30,7 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'simdup;scan'= {
-            cand --shingle 'Features: shingles of N words (words:N) or N characters (chars:N)'
+            cand --shingle 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]'
             cand --hash 'The hash of each feature'
             cand --weight 'How much each feature counts'
             cand --vocabulary 'Token weights, one `token weight` per line (htm.core vocabulary)'
@@ -81,7 +81,7 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand --version 'Print version'
         }
         &'simdup;fingerprint'= {
-            cand --shingle 'Features: shingles of N words (words:N) or N characters (chars:N)'
+            cand --shingle 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]'
             cand --hash 'The hash of each feature'
             cand --weight 'How much each feature counts'
             cand --vocabulary 'Token weights, one `token weight` per line (htm.core vocabulary)'
@@ -112,7 +112,7 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand --version 'Print version'
         }
         &'simdup;compare'= {
-            cand --shingle 'Features: shingles of N words (words:N) or N characters (chars:N)'
+            cand --shingle 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]'
             cand --hash 'The hash of each feature'
             cand --weight 'How much each feature counts'
             cand --vocabulary 'Token weights, one `token weight` per line (htm.core vocabulary)'

@@ -32,7 +32,7 @@ complete -c simdup -n "__fish_simdup_needs_command" -f -a "compare" -d 'Compare 
 complete -c simdup -n "__fish_simdup_needs_command" -f -a "completions" -d 'Print shell completions'
 complete -c simdup -n "__fish_simdup_needs_command" -f -a "man" -d 'Print the man page (roff)'
 complete -c simdup -n "__fish_simdup_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c simdup -n "__fish_simdup_using_subcommand scan" -l shingle -d 'Features: shingles of N words (words:N) or N characters (chars:N)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l shingle -d 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l hash -d 'The hash of each feature' -r -f -a "xxh3\t'xxh3-64, seed 0'
 sha3\t'SHAKE256, first 8 bytes little-endian'"
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l weight -d 'How much each feature counts' -r -f -a "tf\t'Term frequency in the document'
@@ -80,7 +80,7 @@ complete -c simdup -n "__fish_simdup_using_subcommand scan" -s q -l quiet -d 'No
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -s v -l verbose -d 'Also name every skipped and empty input on stderr'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -s V -l version -d 'Print version'
-complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l shingle -d 'Features: shingles of N words (words:N) or N characters (chars:N)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l shingle -d 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]' -r
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l hash -d 'The hash of each feature' -r -f -a "xxh3\t'xxh3-64, seed 0'
 sha3\t'SHAKE256, first 8 bytes little-endian'"
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l weight -d 'How much each feature counts' -r -f -a "tf\t'Term frequency in the document'
@@ -106,7 +106,7 @@ complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l binary -d 
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -s v -l verbose -d 'Also name every file the walk passes over on stderr'
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -s V -l version -d 'Print version'
-complete -c simdup -n "__fish_simdup_using_subcommand compare" -l shingle -d 'Features: shingles of N words (words:N) or N characters (chars:N)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand compare" -l shingle -d 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]' -r
 complete -c simdup -n "__fish_simdup_using_subcommand compare" -l hash -d 'The hash of each feature' -r -f -a "xxh3\t'xxh3-64, seed 0'
 sha3\t'SHAKE256, first 8 bytes little-endian'"
 complete -c simdup -n "__fish_simdup_using_subcommand compare" -l weight -d 'How much each feature counts' -r -f -a "tf\t'Term frequency in the document'

@@ -50,9 +50,10 @@ pub enum WeightArg {
 #[derive(Args, Clone, Debug)]
 #[command(next_help_heading = "Features")]
 pub struct FeatureArgs {
-    /// Features: shingles of N words (words:N) or N characters (chars:N).
-    #[arg(long, value_name = "MODE", default_value = defaults::SHINGLE)]
-    pub shingle: Shingle,
+    /// Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and
+    /// chars:2 between two one-line texts of at most 256 characters].
+    #[arg(long, value_name = "MODE")]
+    pub shingle: Option<Shingle>,
 
     /// Keep upper and lower case apart.
     #[arg(long)]
@@ -103,7 +104,7 @@ impl FeatureArgs {
     /// Whether every feature option is at its default, so nothing was
     /// asked that an input with options of its own would ignore.
     pub fn are_defaults(&self) -> bool {
-        self.shingle.to_string() == defaults::SHINGLE
+        self.shingle.is_none()
             && !self.case_sensitive
             && !self.no_nfkc
             && !self.keep_punctuation
@@ -121,7 +122,9 @@ impl FeatureArgs {
     /// checks that the options fit together.
     pub fn to_options(&self) -> simdup::Result<FeatureOptions> {
         let options = FeatureOptions {
-            shingle: self.shingle,
+            shingle: self
+                .shingle
+                .unwrap_or_else(|| defaults::SHINGLE.parse().expect("a valid shingle")),
             hash: match self.hash {
                 HashArg::Xxh3 => FeatureHash::Xxh3,
                 HashArg::Sha3 => FeatureHash::Sha3,

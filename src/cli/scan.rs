@@ -193,6 +193,7 @@ fn options(args: &ScanArgs) -> anyhow::Result<ScanOptions> {
         window,
         max_pairs: args.search.max_pairs,
         min_features: args.search.min_features,
+        short_texts: args.features.shingle.is_none(),
         progress: !args.quiet,
     })
 }

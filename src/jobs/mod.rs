@@ -15,24 +15,6 @@ pub mod compare;
 pub mod fingerprint;
 pub mod scan;
 
-use crate::Error;
-use crate::fingerprint::{Fingerprint, Fingerprinter};
-use crate::input::{self, FileDocument, Outcome, WalkOptions};
-
-/// Opens, sniffs and fingerprints one file.
-pub(crate) fn fingerprint_file(
-    fingerprinter: &Fingerprinter,
-    file: &FileDocument,
-    walk_options: &WalkOptions,
-) -> Outcome<Fingerprint> {
-    input::open_document(file, walk_options).and_then(|reader| {
-        match fingerprinter.fingerprint_reader(reader) {
-            Ok(fingerprint) => Outcome::Done(fingerprint),
-            Err(source) => Outcome::Failed(Error::io_named(&file.display, source)),
-        }
-    })
-}
-
 /// Whether a path argument stands for standard input.
 pub fn is_stdin(path: &std::path::Path) -> bool {
     path.as_os_str() == "-"

@@ -31,7 +31,7 @@ struct NamedPair<'a> {
 impl Serialize for NamedPair<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let pair = self.pair;
-        let fields = if pair.jaccard.is_some() { 5 } else { 4 };
+        let fields = 4 + usize::from(pair.jaccard.is_some()) + usize::from(pair.short_texts);
         let mut object = serializer.serialize_struct("Pair", fields)?;
         object.serialize_field("a", &self.report.name(pair.a))?;
         object.serialize_field("b", &self.report.name(pair.b))?;
@@ -39,6 +39,10 @@ impl Serialize for NamedPair<'_> {
         object.serialize_field("similarity", &pair.similarity())?;
         if let Some(jaccard) = pair.jaccard {
             object.serialize_field("jaccard", &jaccard)?;
+        }
+        if pair.short_texts {
+            let features = self.report.params.radius.short_texts.as_ref();
+            object.serialize_field("features", &features.map(|texts| texts.features.as_str()))?;
         }
         object.end()
     }

@@ -93,6 +93,23 @@ pub struct RadiusParams {
     /// The single-core seconds the cost model predicted for them at k.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub predicted_seconds: Option<f64>,
+    /// How pairs of short texts were compared, when they were apart.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub short_texts: Option<ShortTextParams>,
+}
+
+/// Pairs of short texts (one line of at most `max_chars` characters) are
+/// compared by other features, in a search of their own.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ShortTextParams {
+    /// Their features (`chars:2`).
+    pub features: String,
+    /// The longest short text, in characters.
+    pub max_chars: usize,
+    /// Their search radius.
+    pub max_distance: u32,
+    /// The expected recall of that radius at the threshold.
+    pub expected_recall: f64,
 }
 
 impl Params {
@@ -169,6 +186,9 @@ pub struct ReportPair {
     pub distance: u32,
     /// Exact Jaccard of the feature sets (when verified).
     pub jaccard: Option<f64>,
+    /// Two short texts, compared by the features of
+    /// `params.radius.short_texts`.
+    pub short_texts: bool,
 }
 
 impl ReportPair {
@@ -269,12 +289,14 @@ pub(crate) mod tests {
                     b: 1,
                     distance: 0,
                     jaccard: None,
+                    short_texts: false,
                 },
                 ReportPair {
                     a: 0,
                     b: 2,
                     distance: 12,
                     jaccard: None,
+                    short_texts: false,
                 },
             ],
             groups: vec![ReportGroup {

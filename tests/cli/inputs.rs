@@ -378,3 +378,97 @@ fn a_bad_glob_is_an_error_before_any_work() {
     assert!(output.stdout.is_empty());
     assert!(stderr(&output).contains("a[b"), "{}", stderr(&output));
 }
+
+/// See: #8. Short records work with the defaults: two one-line texts are
+/// compared by character pairs, so the lecture's address cases come out
+/// as the lecture reads them.
+#[test]
+fn the_address_fixture_with_the_defaults() {
+    let output = crate::util::simdup()
+        .current_dir(crate::util::repo())
+        .args(["scan", "-", "--format", "jsonl"])
+        .write_stdin(
+            std::fs::read(crate::util::repo().join("fixtures/records/addresses.txt")).unwrap(),
+        )
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let pairs: Vec<(String, String)> = json_lines(&output.stdout)
+        .iter()
+        .map(|pair| {
+            assert_eq!(pair["features"], "chars:2", "{pair}");
+            assert!(pair["jaccard"].as_f64().unwrap() >= 0.8);
+            (
+                pair["a"].as_str().unwrap().into(),
+                pair["b"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    let has = |a: &str, b: &str| pairs.contains(&(a.to_string(), b.to_string()));
+    // Case 2: the same bakery, written differently.
+    assert!(has("3", "4"), "{pairs:?}");
+    // Case 3: the same shop four ways; its pairs at Jaccard >= 0.8.
+    for (a, b) in [("5", "6"), ("5", "7"), ("5", "8"), ("7", "8")] {
+        assert!(has(a, b), "{a}-{b}: {pairs:?}");
+    }
+    // Case 1: two different places, never a pair.
+    assert!(!has("1", "2"), "{pairs:?}");
+    assert!(
+        pairs
+            .iter()
+            .all(|(a, b)| a != "1" && a != "2" && b != "1" && b != "2")
+    );
+}
+
+/// See: #8. The tickets fixture's reworded feature request is found.
+#[test]
+fn the_tickets_fixture_with_the_defaults() {
+    let output = crate::util::simdup()
+        .args([
+            "scan",
+            "--records",
+            "jsonl",
+            "--id-field",
+            "id",
+            "--format",
+            "jsonl",
+        ])
+        .write_stdin(
+            std::fs::read(crate::util::repo().join("fixtures/records/tickets.jsonl")).unwrap(),
+        )
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let pairs: Vec<(String, String)> = json_lines(&output.stdout)
+        .iter()
+        .map(|pair| {
+            (
+                pair["a"].as_str().unwrap().into(),
+                pair["b"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    assert!(
+        pairs.contains(&("ticket-103".into(), "ticket-105".into())),
+        "{pairs:?}"
+    );
+    assert!(
+        !pairs
+            .iter()
+            .any(|(a, b)| a == "ticket-104" || b == "ticket-104")
+    );
+}
+
+/// Choosing the shingles turns the short-text rule off: every pair is
+/// then compared by the features chosen.
+#[test]
+fn chosen_shingles_apply_to_short_texts_too() {
+    let output = crate::util::simdup()
+        .args(["scan", "-", "--shingle", "words:3", "--format", "jsonl"])
+        .write_stdin(ADDRESSES)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    // Word 3-shingles of the bakery pair: Jaccard 0.21.
+    assert!(json_lines(&output.stdout).is_empty(), "{}", stdout(&output));
+}

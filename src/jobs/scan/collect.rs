@@ -6,7 +6,7 @@ use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 use crate::diag::Diagnostics;
-use crate::fingerprint::{Fingerprint, Fingerprinter};
+use crate::fingerprint::Fingerprint;
 use crate::input::{
     Declarations, FileDocument, FingerprintBlock, FingerprintBlocks, FingerprintRecord, Outcome,
     RecordBlocks, RecordOptions, Walk, WalkOptions,
@@ -14,15 +14,15 @@ use crate::input::{
 use crate::parallel::for_each_ordered;
 use crate::progress::Progress;
 
-use super::super::fingerprint_file;
 use super::documents::{DocumentName, Documents, Origin};
+use super::short::{Measures, Prefix};
 
 /// Walks `paths` and fingerprints every file found. Fingerprinting starts
 /// with the first file: the walk streams to the workers.
 pub fn collect_paths(
     paths: &[PathBuf],
     walk_options: &WalkOptions,
-    fingerprinter: &Fingerprinter,
+    measures: &Measures,
     documents: &mut Documents,
     diag: &mut Diagnostics,
     wants_progress: bool,
@@ -34,11 +34,12 @@ pub fn collect_paths(
         |found| {
             found.and_then(|file| {
                 if file.explicit && is_fifo(&file.path) {
-                    return fingerprint_piped(fingerprinter, file, walk_options);
+                    return fingerprint_piped(measures, file, walk_options);
                 }
-                fingerprint_file(fingerprinter, &file, walk_options).map(|fingerprint| {
+                fingerprint_file(measures, &file, walk_options).map(|(fingerprint, short_text)| {
                     let name = file.path.into_os_string().into_encoded_bytes();
-                    (DocumentName::Bytes(name), Origin::File, fingerprint)
+                    let name = DocumentName::Bytes(name);
+                    (name, Origin::File, fingerprint, short_text)
                 })
             })
         },
@@ -65,35 +66,55 @@ fn is_fifo(path: &std::path::Path) -> bool {
     }
 }
 
+/// Opens, sniffs and fingerprints one file; with `short`, a file that is a
+/// short text also gets its character-pair fingerprint (its first bytes
+/// are kept as it is read, so it is read once).
+fn fingerprint_file(
+    measures: &Measures,
+    file: &FileDocument,
+    walk_options: &WalkOptions,
+) -> Outcome<(Fingerprint, Option<Fingerprint>)> {
+    crate::input::open_document(file, walk_options).and_then(|reader| {
+        let mut prefix = Prefix::new(reader);
+        match measures.fingerprinter.fingerprint_reader(&mut prefix) {
+            Ok(fingerprint) => {
+                let short_text = measures.short_text(prefix.whole());
+                Outcome::Done((fingerprint, short_text))
+            }
+            Err(source) => Outcome::Failed(crate::Error::io_named(&file.display, source)),
+        }
+    })
+}
+
 /// Fingerprints a FIFO named on the command line while copying its bytes
 /// to an anonymous temporary file, since verification must read it again
 /// and a pipe can be read only once.
 fn fingerprint_piped(
-    fingerprinter: &Fingerprinter,
+    measures: &Measures,
     file: FileDocument,
     walk_options: &WalkOptions,
-) -> Outcome<(DocumentName, Origin, Fingerprint)> {
+) -> Outcome<(DocumentName, Origin, Fingerprint, Option<Fingerprint>)> {
     let error = |source| crate::Error::io_named(&file.display, source);
     let copy = match tempfile::tempfile() {
         Ok(copy) => copy,
         Err(source) => return Outcome::Failed(error(source)),
     };
     let fingerprinted = crate::input::open_document(&file, walk_options).and_then(|reader| {
-        let mut tee = Tee {
+        let mut tee = Prefix::new(Tee {
             reader,
             copy: &copy,
-        };
-        match fingerprinter.fingerprint_reader(&mut tee) {
-            Ok(fingerprint) => Outcome::Done(fingerprint),
+        });
+        match measures.fingerprinter.fingerprint_reader(&mut tee) {
+            Ok(fingerprint) => {
+                let short_text = measures.short_text(tee.whole());
+                Outcome::Done((fingerprint, short_text))
+            }
             Err(source) => Outcome::Failed(error(source)),
         }
     });
-    fingerprinted.map(|fingerprint| {
-        (
-            DocumentName::Bytes(file.display.into_bytes()),
-            Origin::Piped(copy),
-            fingerprint,
-        )
+    fingerprinted.map(|(fingerprint, short_text)| {
+        let name = DocumentName::Bytes(file.display.into_bytes());
+        (name, Origin::Piped(copy), fingerprint, short_text)
     })
 }
 
@@ -119,7 +140,7 @@ impl<R: std::io::Read> std::io::Read for Tee<'_, R> {
 pub fn collect_records<R: Read + Send>(
     reader: R,
     record_options: &RecordOptions,
-    fingerprinter: &Fingerprinter,
+    measures: &Measures,
     documents: &mut Documents,
     diag: &mut Diagnostics,
     keep_texts: bool,
@@ -140,15 +161,16 @@ pub fn collect_records<R: Read + Send>(
                 .into_iter()
                 .map(|outcome| {
                     outcome.map(|record| {
-                        let fingerprint = fingerprinter.fingerprint_bytes(&record.text);
-                        (record, fingerprint)
+                        let fingerprint = measures.fingerprinter.fingerprint_bytes(&record.text);
+                        let short_text = measures.short_text(Some(&record.text));
+                        (record, fingerprint, short_text)
                     })
                 })
                 .collect::<Vec<_>>()
         },
         |_, outcomes| {
             for outcome in outcomes {
-                let outcome = outcome.map(|(record, fingerprint)| {
+                let outcome = outcome.map(|(record, fingerprint, short_text)| {
                     (
                         match record.id {
                             Some(id) => DocumentName::Bytes(id.into_bytes()),
@@ -156,6 +178,7 @@ pub fn collect_records<R: Read + Send>(
                         },
                         Origin::Record(record.text),
                         fingerprint,
+                        short_text,
                     )
                 });
                 documents.record(outcome, diag);
@@ -231,5 +254,5 @@ fn add_saved(record: FingerprintRecord, documents: &mut Documents, diag: &mut Di
         feature_digest: 0,
     };
     let name = DocumentName::Bytes(record.name.into_bytes());
-    documents.fingerprinted(name, Origin::Saved, fingerprint, diag);
+    documents.fingerprinted(name, Origin::Saved, fingerprint, None, diag);
 }

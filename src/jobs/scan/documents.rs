@@ -67,7 +67,19 @@ pub struct Class {
     /// The first member, in input order: the one read again to verify.
     pub first: DocId,
     /// Fewer features than `--min-features`: matched by exact content only.
-    pub short: bool,
+    pub exact_only: bool,
+    /// The character-pair fingerprint, when a member is a short text
+    /// (see `short`).
+    pub short_text: Option<ShortText>,
+}
+
+/// The character-pair fingerprint of a short text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShortText {
+    /// Its SimHash.
+    pub simhash: u64,
+    /// Its features counted.
+    pub features: u32,
 }
 
 /// Class numbers, in order of first member.
@@ -80,8 +92,9 @@ pub enum Grouping {
     Raw {
         /// `(id, simhash)` of documents with enough features.
         entries: Vec<(DocId, u64)>,
-        /// `(id, content hash)` of the short ones, matched by content.
-        short: Vec<(DocId, u64)>,
+        /// `(id, content hash)` of those with too few features, matched
+        /// by content only.
+        exact_only: Vec<(DocId, u64)>,
     },
     /// Verified mode: documents with the same features form classes.
     Classes {
@@ -89,8 +102,11 @@ pub enum Grouping {
         class_of: Vec<ClassId>,
         /// The classes, by number.
         classes: Vec<Class>,
-        /// The class of each key (feature digest; content hash when short).
+        /// The class of each key (feature digest; content hash when
+        /// matched by content only).
         index: HashMap<u64, ClassId>,
+        /// Which documents are short texts, one bit each.
+        short_texts: Vec<u64>,
     },
 }
 
@@ -121,11 +137,12 @@ impl Documents {
                 class_of: Vec::new(),
                 classes: Vec::new(),
                 index: HashMap::new(),
+                short_texts: Vec::new(),
             }
         } else {
             Grouping::Raw {
                 entries: Vec::new(),
-                short: Vec::new(),
+                exact_only: Vec::new(),
             }
         };
         Documents {
@@ -154,12 +171,12 @@ impl Documents {
     /// Accounts for one input's outcome, in input order.
     pub fn record(
         &mut self,
-        outcome: Outcome<(DocumentName, Origin, Fingerprint)>,
+        outcome: Outcome<(DocumentName, Origin, Fingerprint, Option<Fingerprint>)>,
         diag: &mut Diagnostics,
     ) {
         match outcome {
-            Outcome::Done((name, origin, fingerprint)) => {
-                self.fingerprinted(name, origin, fingerprint, diag)
+            Outcome::Done((name, origin, fingerprint, short_text)) => {
+                self.fingerprinted(name, origin, fingerprint, short_text, diag)
             }
             Outcome::Skipped { name, reason } => self.skipped(&name, reason, diag),
             Outcome::Failed(error) => self.failed(error, diag),
@@ -179,8 +196,9 @@ impl Documents {
         diag.error(error);
     }
 
-    /// Adds a fingerprinted document. Empty documents are only counted;
-    /// short ones are matched by exact content.
+    /// Adds a fingerprinted document, with its character-pair fingerprint
+    /// when it is a short text. Empty documents are only counted; those
+    /// with too few features are matched by exact content.
     ///
     /// Documents join a class by the digest of their features (by their
     /// raw content when short); fingerprints read back from a file have no
@@ -190,6 +208,7 @@ impl Documents {
         name: DocumentName,
         origin: Origin,
         fingerprint: Fingerprint,
+        short_text: Option<Fingerprint>,
         diag: &mut Diagnostics,
     ) {
         diag.tally.seen += 1;
@@ -215,14 +234,14 @@ impl Documents {
             }
             DocumentName::Line(line) => self.names.push_number(line),
         }
-        let short = fingerprint.features < self.min_features;
-        if short {
+        let exact_only = fingerprint.features < self.min_features;
+        if exact_only {
             diag.tally.too_short += 1;
         } else {
             diag.tally.fingerprinted += 1;
         }
-        let key = match (&origin, short) {
-            (_, true) => Some(short_key(fingerprint.content_hash)),
+        let key = match (&origin, exact_only) {
+            (_, true) => Some(content_key(fingerprint.content_hash)),
             (Origin::Saved, false) => None,
             (_, false) => Some(fingerprint.feature_digest),
         };
@@ -244,10 +263,10 @@ impl Documents {
         match &mut self.grouping {
             Grouping::Raw {
                 entries,
-                short: shorts,
+                exact_only: by_content,
             } => {
-                if short {
-                    shorts.push((id, fingerprint.content_hash));
+                if exact_only {
+                    by_content.push((id, fingerprint.content_hash));
                 } else {
                     entries.push((id, fingerprint.simhash));
                 }
@@ -256,6 +275,7 @@ impl Documents {
                 class_of,
                 classes,
                 index,
+                short_texts,
             } => {
                 let next = classes.len() as ClassId;
                 let class = match key {
@@ -263,16 +283,32 @@ impl Documents {
                     None => next,
                 };
                 class_of.push(class);
-                if class == next {
-                    classes.push(Class {
-                        simhash: fingerprint.simhash,
-                        features: u32::try_from(fingerprint.features).unwrap_or(u32::MAX),
-                        first: id,
-                        short,
-                    });
-                    if let Some(text) = text {
-                        self.keep_text(&text, diag);
-                    }
+                let short_text = short_text.filter(|_| !exact_only).map(|text| ShortText {
+                    simhash: text.simhash,
+                    features: u32::try_from(text.features).unwrap_or(u32::MAX),
+                });
+                if id as usize / 64 >= short_texts.len() {
+                    short_texts.push(0);
+                }
+                if short_text.is_some() {
+                    short_texts[id as usize / 64] |= 1 << (id % 64);
+                }
+                if class != next {
+                    // Same features: a later short member gives the class
+                    // its character-pair fingerprint.
+                    let known = &mut classes[class as usize].short_text;
+                    *known = known.or(short_text);
+                    return;
+                }
+                classes.push(Class {
+                    simhash: fingerprint.simhash,
+                    features: u32::try_from(fingerprint.features).unwrap_or(u32::MAX),
+                    first: id,
+                    exact_only,
+                    short_text,
+                });
+                if let Some(text) = text {
+                    self.keep_text(&text, diag);
                 }
             }
         }
@@ -338,6 +374,16 @@ impl Documents {
         }
     }
 
+    /// Whether document `id` is a short text (verified mode).
+    pub fn is_short_text(&self, id: DocId) -> bool {
+        match &self.grouping {
+            Grouping::Classes { short_texts, .. } => short_texts
+                .get(id as usize / 64)
+                .is_some_and(|word| word >> (id % 64) & 1 == 1),
+            Grouping::Raw { .. } => false,
+        }
+    }
+
     /// The class of every document (verified mode), else nothing.
     pub fn class_of(&self) -> &[ClassId] {
         match &self.grouping {
@@ -386,9 +432,9 @@ impl Documents {
     }
 }
 
-/// Keys of short documents (matched by raw content) never meet the
-/// feature digests of the others.
-fn short_key(content_hash: u64) -> u64 {
+/// Keys of documents matched by raw content never meet the feature
+/// digests of the others.
+fn content_key(content_hash: u64) -> u64 {
     content_hash ^ 0x5407_7e4c_0a7e_17ed
 }
 

@@ -24,6 +24,9 @@ pub struct ClassPair {
     pub distance: u32,
     /// Exact Jaccard, when verified.
     pub jaccard: Option<f64>,
+    /// Compared as short texts: the pair stands for its document pairs of
+    /// two short texts only; otherwise for those of at most one.
+    pub short_texts: bool,
 }
 
 /// The pairs to list, how many there are in all, and the groups.
@@ -46,6 +49,8 @@ pub fn pairs(
     near: &[ClassPair],
     classes: usize,
     members: &Members,
+    short_members: &[u32],
+    is_short_text: impl Fn(DocId) -> bool,
     max_pairs: u64,
     verified: bool,
 ) -> (Vec<ReportPair>, u64) {
@@ -73,10 +78,21 @@ pub fn pairs(
     }
     for (index, pair) in near.iter().enumerate() {
         let (xs, ys) = (members.of(pair.a), members.of(pair.b));
-        total = total.saturating_add(xs.len() as u64 * ys.len() as u64);
+        let all = xs.len() as u64 * ys.len() as u64;
+        let shorts =
+            u64::from(short_members[pair.a as usize]) * u64::from(short_members[pair.b as usize]);
+        total = total.saturating_add(if pair.short_texts {
+            shorts
+        } else {
+            all - shorts
+        });
         let key = order_key(pair.distance, pair.jaccard);
         for &x in xs {
             for &y in ys {
+                // Pairs of two short texts belong to their own search.
+                if (is_short_text(x) && is_short_text(y)) != pair.short_texts {
+                    continue;
+                }
                 let (a, b) = if x < y { (x, y) } else { (y, x) };
                 // For a fixed x the pairs grow with y: stop the row at
                 // the first refusal.
@@ -95,12 +111,14 @@ pub fn pairs(
                 b,
                 distance: 0,
                 jaccard: within,
+                short_texts: false,
             },
             index => ReportPair {
                 a,
                 b,
                 distance: near[index as usize].distance,
                 jaccard: near[index as usize].jaccard,
+                short_texts: near[index as usize].short_texts,
             },
         })
         .collect();

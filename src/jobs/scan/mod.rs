@@ -15,6 +15,7 @@ mod collect;
 mod documents;
 mod listing;
 mod radius;
+mod short;
 mod sources;
 
 use std::path::PathBuf;
@@ -31,6 +32,7 @@ use crate::verify::{self, Verdict};
 
 use documents::{ClassId, Documents, Grouping};
 use listing::{ClassPair, Listing};
+use short::{Measures, ShortTexts};
 
 pub use radius::{BUDGET_SHARE, MIN_BUDGET_SECONDS, bit_flip_probability, expected_recall};
 
@@ -92,6 +94,10 @@ pub struct ScanOptions {
     pub max_pairs: u64,
     /// Documents with fewer features are matched by exact content only.
     pub min_features: u64,
+    /// Compare two short texts (one line of at most 256 characters) by
+    /// character pairs instead of `features` (verified mode; on when the
+    /// shingles were not chosen).
+    pub short_texts: bool,
     /// Draw a progress bar (when stderr is a terminal).
     pub progress: bool,
 }
@@ -119,15 +125,19 @@ pub fn scan(
     let fingerprinter = Fingerprinter::new(options.features.clone());
     let verifying = matches!(options.mode, Mode::Verified { .. });
     let mut documents = Documents::new(options.min_features, verifying);
-    let provenance = collect(inputs, options, &fingerprinter, &mut documents, diag)?;
+    // Short texts are compared by character pairs unless the features
+    // were chosen (verified mode only: raw mode is plain SimHash).
+    let measures = Measures {
+        short: (verifying && options.short_texts).then(|| ShortTexts::new(&options.features)),
+        fingerprinter,
+    };
+    let provenance = collect(inputs, options, &measures, &mut documents, diag)?;
     documents.finish();
     let collected = Instant::now();
     let fingerprint_seconds = (collected - started).as_secs_f64();
     let found = match options.mode {
         Mode::Raw => raw(&mut documents, options)?,
-        Mode::Verified { threshold } => {
-            verified(&documents, &fingerprinter, options, threshold, diag)?
-        }
+        Mode::Verified { threshold } => verified(&documents, &measures, options, threshold, diag)?,
     };
     let verified_at = Instant::now();
     let pairs = found.listing.pairs;
@@ -196,6 +206,7 @@ fn raw(documents: &mut Documents, options: &ScanOptions) -> crate::Result<Found>
             b: pair.b,
             distance: pair.distance,
             jaccard: None,
+            short_texts: false,
         })
         .collect();
     Ok(Found {
@@ -216,32 +227,170 @@ fn raw(documents: &mut Documents, options: &ScanOptions) -> crate::Result<Found>
 }
 
 /// Verified mode: candidate pairs of classes within the chosen radius,
-/// each decided by the exact Jaccard of its feature sets.
+/// each decided by the exact Jaccard of its feature sets. Two short texts
+/// are compared by character pairs, in a search of their own; any other
+/// pair by the scan's features.
 fn verified(
     documents: &Documents,
-    fingerprinter: &Fingerprinter,
+    measures: &Measures,
     options: &ScanOptions,
     threshold: f64,
     diag: &mut Diagnostics,
 ) -> crate::Result<Found> {
-    // Short classes match by exact content only: never searched.
     let classes = documents.classes();
+    let members = documents.members();
+    // Short members per class: their pairs are the short-text search's.
+    let short_members: Vec<u32> = (0..classes.len() as ClassId)
+        .map(|class| {
+            let ids = members.of(class);
+            ids.iter()
+                .filter(|&&id| documents.is_short_text(id))
+                .count() as u32
+        })
+        .collect();
+    let short = measures.short.as_ref();
+    let sources = sources::Sources::new(documents, &measures.fingerprinter, short);
+    let words = space(
+        Space::Words,
+        documents,
+        &sources,
+        &members,
+        &short_members,
+        options,
+        threshold,
+        diag,
+    )?;
+    let texts = match short {
+        Some(_) => Some(space(
+            Space::ShortTexts,
+            documents,
+            &sources,
+            &members,
+            &short_members,
+            options,
+            threshold,
+            diag,
+        )?),
+        None => None,
+    };
+    let mut near = words.near;
+    let mut proposed = words.candidates;
+    let (mut below_threshold, mut unverified, mut reread) =
+        (words.below_threshold, words.unverified, words.reread);
+    let mut search_stats = words.search;
+    let short_params = texts.map(|texts| {
+        near.extend(texts.near);
+        proposed += texts.candidates;
+        below_threshold += texts.below_threshold;
+        unverified += texts.unverified;
+        reread += texts.reread;
+        search_stats.unique_fingerprints += texts.search.unique_fingerprints;
+        search_stats.comparisons += texts.search.comparisons;
+        search_stats.largest_bucket = search_stats.largest_bucket.max(texts.search.largest_bucket);
+        (texts.radius, texts.max_distance)
+    });
+    let is_short = |id: DocId| documents.is_short_text(id);
+    let (pairs, total) = listing::pairs(
+        &near,
+        classes.len(),
+        &members,
+        &short_members,
+        is_short,
+        options.max_pairs,
+        true,
+    );
+    // Pairs within a class need no verification: they share their features.
+    let within: u64 = (0..classes.len() as ClassId)
+        .map(|class| {
+            let c = members.of(class).len() as u64;
+            c * c.saturating_sub(1) / 2
+        })
+        .sum();
+    drop(members);
+    let listing = Listing {
+        pairs,
+        total,
+        groups: listing::groups(&near, documents.class_of(), classes.len()),
+    };
+    let mut radius = words.radius;
+    if let (Some((texts_radius, k)), Some(short)) = (short_params, short) {
+        radius.short_texts = Some(report::ShortTextParams {
+            features: short.describe(),
+            max_chars: short::MAX_CHARS,
+            max_distance: k,
+            expected_recall: texts_radius.expected_recall.unwrap_or(1.0),
+        });
+    }
+    Ok(Found {
+        candidates: within + proposed,
+        listing,
+        radius,
+        max_distance: words.max_distance,
+        search: search_stats,
+        below_threshold,
+        unverified,
+        reread,
+        searched: words.searched,
+    })
+}
+
+/// The two searches of verified mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Space {
+    /// Every class, by the scan's features; pairs of two short texts are
+    /// left to the other space.
+    Words,
+    /// Classes with a short text, by character pairs; only pairs of two
+    /// short texts count.
+    ShortTexts,
+}
+
+/// What one space's search and verification found.
+struct SpaceFound {
+    near: Vec<ClassPair>,
+    candidates: u64,
+    below_threshold: u64,
+    unverified: u64,
+    reread: u64,
+    radius: RadiusParams,
+    max_distance: u32,
+    search: search::SearchStats,
+    searched: Instant,
+}
+
+/// Searches and verifies one space.
+#[allow(clippy::too_many_arguments)]
+fn space(
+    space: Space,
+    documents: &Documents,
+    sources: &sources::Sources<'_>,
+    members: &documents::Members,
+    short_members: &[u32],
+    options: &ScanOptions,
+    threshold: f64,
+    diag: &mut Diagnostics,
+) -> crate::Result<SpaceFound> {
+    let classes = documents.classes();
+    // Classes matched by exact content only are never searched.
+    let fingerprint = |class: &documents::Class| match space {
+        Space::Words => (!class.exact_only).then_some((class.simhash, class.features)),
+        Space::ShortTexts => class.short_text.map(|text| (text.simhash, text.features)),
+    };
     let entries: Vec<(DocId, u64)> = classes
         .iter()
         .enumerate()
-        .filter(|(_, class)| !class.short)
-        .map(|(index, class)| (index as DocId, class.simhash))
+        .filter_map(|(index, class)| {
+            fingerprint(class).map(|(simhash, _)| (index as DocId, simhash))
+        })
         .collect();
     let fingerprints: Vec<u64> = entries.iter().map(|&(_, simhash)| simhash).collect();
-    let searched_classes = entries.len().max(1) as f64;
+    let features: f64 = classes
+        .iter()
+        .filter_map(|class| fingerprint(class).map(|(_, features)| f64::from(features)))
+        .sum();
     let workload = radius::Workload {
         fingerprints: &fingerprints,
-        mean_features: classes
-            .iter()
-            .filter(|class| !class.short)
-            .map(|class| class.features as f64)
-            .sum::<f64>()
-            / searched_classes,
+        mean_features: features / entries.len().max(1) as f64,
         bytes: diag.tally.bytes,
         documents: documents.len() as u64,
     };
@@ -251,10 +400,14 @@ fn verified(
     };
     drop(fingerprints);
     let max_distance = chosen.max_distance;
+    let what = match space {
+        Space::Words => "fingerprints",
+        Space::ShortTexts => "short texts",
+    };
     let searching = Progress::spinner(
         options.progress,
         &format!(
-            "searching {} fingerprints for candidates within {max_distance} bits",
+            "searching {} {what} for candidates within {max_distance} bits",
             entries.len()
         ),
     );
@@ -273,18 +426,42 @@ fn verified(
     drop(entries);
     let searched = Instant::now();
 
-    let members = documents.members();
-    let class_pairs: Vec<(u32, u32)> = outcome.pairs.iter().map(|p| (p.a, p.b)).collect();
+    // The document pairs a class pair stands for in this space.
+    let weight = |pair: &search::Pair| {
+        let (a, b) = (
+            members.of(pair.a).len() as u64,
+            members.of(pair.b).len() as u64,
+        );
+        let (sa, sb) = (
+            u64::from(short_members[pair.a as usize]),
+            u64::from(short_members[pair.b as usize]),
+        );
+        match space {
+            Space::Words => a * b - sa * sb,
+            Space::ShortTexts => sa * sb,
+        }
+    };
+    // A class pair with no document pair of this space needs no reading.
+    let counted: Vec<&search::Pair> = outcome
+        .pairs
+        .iter()
+        .filter(|pair| weight(pair) > 0)
+        .collect();
+    let class_pairs: Vec<(u32, u32)> = counted.iter().map(|p| (p.a, p.b)).collect();
     let checking = Progress::spinner(
         options.progress,
         &format!("verifying {} candidate pairs", class_pairs.len()),
     );
-    let sources = sources::Sources::new(documents, fingerprinter);
     let checked = verify::verify(
         &class_pairs,
         classes.len(),
-        |class| u64::from(classes[class as usize].features),
-        |class| sources.feature_set(class),
+        |class| {
+            fingerprint(&classes[class as usize]).map_or(0, |(_, features)| u64::from(features))
+        },
+        |class| match space {
+            Space::Words => sources.feature_set(class),
+            Space::ShortTexts => sources.short_text_set(class),
+        },
         threshold,
         verify::DEFAULT_BUDGET,
     );
@@ -292,51 +469,36 @@ fn verified(
     for (_, error) in &checked.failures {
         diag.error(format_args!("{error} (while verifying)"));
     }
-    let weight =
-        |pair: &search::Pair| members.of(pair.a).len() as u64 * members.of(pair.b).len() as u64;
     let mut near = Vec::new();
     let (mut below_threshold, mut unverified) = (0u64, 0u64);
-    for (pair, verdict) in outcome.pairs.iter().zip(&checked.verdicts) {
+    for (pair, verdict) in counted.iter().zip(&checked.verdicts) {
         match *verdict {
             Verdict::Near(jaccard) => near.push(ClassPair {
                 a: pair.a,
                 b: pair.b,
                 distance: pair.distance,
                 jaccard: Some(jaccard),
+                short_texts: space == Space::ShortTexts,
             }),
             Verdict::Below => below_threshold += weight(pair),
             Verdict::Unverified => unverified += weight(pair),
         }
     }
-    let (pairs, total) = listing::pairs(&near, classes.len(), &members, options.max_pairs, true);
-    // Pairs within a class need no verification: they share their features.
-    let within: u64 = (0..classes.len() as ClassId)
-        .map(|class| {
-            let c = members.of(class).len() as u64;
-            c * c.saturating_sub(1) / 2
-        })
-        .sum();
-    let proposed: u64 = outcome.pairs.iter().map(weight).sum();
-    drop(members);
-    let listing = Listing {
-        pairs,
-        total,
-        groups: listing::groups(&near, documents.class_of(), classes.len()),
-    };
-    Ok(Found {
-        candidates: within + proposed,
-        listing,
+    Ok(SpaceFound {
+        near,
+        candidates: counted.iter().map(|pair| weight(pair)).sum(),
+        below_threshold,
+        unverified,
+        reread: checked.items_read,
         radius: RadiusParams {
             chosen_by: Some(chosen_by.to_string()),
             expected_recall: Some(chosen.expected_recall),
             budget_seconds: Some(chosen.budget_seconds),
             predicted_seconds: Some(chosen.predicted_seconds),
+            short_texts: None,
         },
         max_distance,
         search: outcome.stats,
-        below_threshold,
-        unverified,
-        reread: checked.items_read,
         searched,
     })
 }
@@ -347,7 +509,7 @@ fn verified(
 fn collect(
     inputs: &Inputs,
     options: &ScanOptions,
-    fingerprinter: &Fingerprinter,
+    measures: &Measures,
     documents: &mut Documents,
     diag: &mut Diagnostics,
 ) -> crate::Result<Option<Provenance>> {
@@ -355,7 +517,7 @@ fn collect(
         Inputs::Paths(paths) => collect::collect_paths(
             paths,
             &options.walk,
-            fingerprinter,
+            measures,
             documents,
             diag,
             options.progress,
@@ -365,7 +527,7 @@ fn collect(
             collect::collect_paths(
                 &paths,
                 &options.walk,
-                fingerprinter,
+                measures,
                 documents,
                 diag,
                 options.progress,
@@ -374,7 +536,7 @@ fn collect(
         Inputs::Records(record_options) => collect::collect_records(
             std::io::stdin(),
             record_options,
-            fingerprinter,
+            measures,
             documents,
             diag,
             matches!(options.mode, Mode::Verified { .. }),
@@ -433,7 +595,11 @@ fn find_raw_pairs(
     documents: &mut Documents,
     options: &SearchOptions,
 ) -> crate::Result<SearchOutcome> {
-    let Grouping::Raw { entries, short } = &mut documents.grouping else {
+    let Grouping::Raw {
+        entries,
+        exact_only: short,
+    } = &mut documents.grouping
+    else {
         unreachable!("raw mode keeps documents apart");
     };
     // The search keeps its own copies: hand it no slack.

@@ -50,6 +50,15 @@ fn corpus() -> impl Strategy<Value = Vec<String>> {
 }
 
 fn scan_dir(dir: &std::path::Path, threshold: f64, max_distance: Option<u32>) -> Report {
+    scan_dir_with(dir, threshold, max_distance, false)
+}
+
+fn scan_dir_with(
+    dir: &std::path::Path,
+    threshold: f64,
+    max_distance: Option<u32>,
+    short_texts: bool,
+) -> Report {
     let options = ScanOptions {
         features: FeatureOptions::default(),
         walk: WalkOptions::default(),
@@ -59,6 +68,7 @@ fn scan_dir(dir: &std::path::Path, threshold: f64, max_distance: Option<u32>) ->
         window: search::DEFAULT_WINDOW,
         max_pairs: u64::MAX,
         min_features: 1,
+        short_texts,
         progress: false,
     };
     let mut diag = Diagnostics::new(false);
@@ -125,6 +135,85 @@ proptest! {
                 prop_assert!(in_pairs.contains(&&report.name(member)));
             }
         }
+    }
+}
+
+/// A corpus of one-line texts (short) and of several lines (long): names
+/// and texts, written to `dir`.
+fn mixed_corpus(
+    dir: &std::path::Path,
+    specs: &[(u64, usize, usize, bool)],
+) -> (Vec<String>, Vec<String>) {
+    let mut texts = Vec::new();
+    for &(seed, len, copies, one_line) in specs {
+        let original = words(seed, len);
+        let join = |w: &[&str]| {
+            if one_line {
+                w.join(" ")
+            } else {
+                w.chunks(7)
+                    .map(|c| c.join(" "))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            }
+        };
+        texts.push(join(&original));
+        for copy in 0..copies {
+            let mut edited = original.clone();
+            edited[(copy * 5) % len] = WORDS[(seed as usize + copy) % WORDS.len()];
+            texts.push(join(&edited));
+        }
+    }
+    let names: Vec<String> = (0..texts.len())
+        .map(|i| dir.join(format!("{i:03}.txt")).display().to_string())
+        .collect();
+    for (name, text) in names.iter().zip(&texts) {
+        std::fs::write(name, text).unwrap();
+    }
+    (names, texts)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// With the short-text rule, a pair of two one-line texts of at most
+    /// 256 characters is judged by character pairs, any other pair by
+    /// word 3-shingles, and the scan finds exactly those pairs.
+    #[test]
+    fn short_texts_are_judged_by_character_pairs(
+        specs in proptest::collection::vec((any::<u64>(), 3usize..30, 0usize..3, any::<bool>()), 2..8),
+        threshold in prop_oneof![Just(0.8), Just(0.6)],
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let (names, texts) = mixed_corpus(dir.path(), &specs);
+        let report = scan_dir_with(dir.path(), threshold, Some(32), true);
+        let words = Fingerprinter::new(FeatureOptions::default());
+        let short = super::short::ShortTexts::new(&FeatureOptions::default());
+        let is_short = |text: &str| super::short::ShortTexts::is_short(text.as_bytes());
+        let mut expected = Vec::new();
+        for i in 0..texts.len() {
+            for j in i + 1..texts.len() {
+                let value = if is_short(&texts[i]) && is_short(&texts[j]) {
+                    jaccard(&short.feature_set(texts[i].as_bytes()), &short.feature_set(texts[j].as_bytes()))
+                } else {
+                    jaccard(
+                        &words.feature_set_bytes(texts[i].as_bytes()),
+                        &words.feature_set_bytes(texts[j].as_bytes()),
+                    )
+                };
+                if value >= threshold {
+                    expected.push((names[i].clone(), names[j].clone(), value));
+                }
+            }
+        }
+        let mut found: Vec<(String, String, f64)> = report
+            .pairs
+            .iter()
+            .map(|pair| (report.name(pair.a), report.name(pair.b), pair.jaccard.unwrap()))
+            .collect();
+        found.sort_by(|x, y| (&x.0, &x.1).cmp(&(&y.0, &y.1)));
+        prop_assert_eq!(&found, &expected);
+        prop_assert_eq!(report.stats.pairs_found, expected.len() as u64);
     }
 }
 
