@@ -2,7 +2,9 @@
 //! ground truth, and the scoring behind the quality report.
 //!
 //! [`shingle`] defines similarity (words, word 3-shingles, character
-//! 5-grams, exact Jaccard); [`corpus`] generates documents and their
+//! 5-grams, exact Jaccard); [`features`] computes those sets, and word
+//! 1- to 3-shingles and character 1- to 5-grams, for a whole corpus;
+//! [`corpus`] generates documents and their
 //! near-duplicate clusters; [`truth`] is the ground-truth record format;
 //! [`score`] turns reported pairs into precision, recall and F1; [`quality`]
 //! judges the pairs `simdup scan` reports against the truth; [`rng`] is
@@ -10,6 +12,7 @@
 #![deny(missing_docs)]
 
 pub mod corpus;
+pub mod features;
 pub mod quality;
 pub mod rng;
 pub mod score;
