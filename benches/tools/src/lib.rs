@@ -4,6 +4,7 @@
 //! [`shingle`] defines similarity (words, word 3-shingles, character
 //! 5-grams, exact Jaccard); [`features`] computes those sets, and word
 //! 1- to 3-shingles and character 1- to 5-grams, for a whole corpus;
+//! [`join`] finds every pair of sets with Jaccard >= a floor, exactly;
 //! [`corpus`] generates documents and their
 //! near-duplicate clusters; [`truth`] is the ground-truth record format;
 //! [`score`] turns reported pairs into precision, recall and F1; [`quality`]
@@ -13,6 +14,7 @@
 
 pub mod corpus;
 pub mod features;
+pub mod join;
 pub mod quality;
 pub mod rng;
 pub mod score;
