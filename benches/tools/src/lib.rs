@@ -6,7 +6,8 @@
 //! 1- to 3-shingles and character 1- to 5-grams, for a whole corpus;
 //! [`join`] finds every pair of sets with Jaccard >= a floor, exactly;
 //! [`corpus`] generates documents and their
-//! near-duplicate clusters; [`truth`] is the ground-truth record format;
+//! near-duplicate clusters; [`records`] reads any corpus.jsonl; [`truth`]
+//! holds the ground-truth file formats;
 //! [`score`] turns reported pairs into precision, recall and F1; [`quality`]
 //! judges the pairs `simdup scan` reports against the truth; [`rng`] is
 //! the seeded generator everything random comes from.
@@ -16,6 +17,7 @@ pub mod corpus;
 pub mod features;
 pub mod join;
 pub mod quality;
+pub mod records;
 pub mod rng;
 pub mod score;
 pub mod shingle;
