@@ -1,5 +1,6 @@
 //! Measurement instruments for simdup: a seeded corpus generator with exact
-//! ground truth, and the scoring behind the quality report.
+//! ground truth, exact ground truth for any other corpus, and the scoring
+//! behind the quality reports.
 //!
 //! [`shingle`] defines similarity (words, word 3-shingles, character
 //! 5-grams, exact Jaccard); [`features`] computes those sets, and word
@@ -9,13 +10,15 @@
 //! near-duplicate clusters; [`records`] reads any corpus.jsonl; [`truth`]
 //! holds the ground-truth file formats;
 //! [`score`] turns reported pairs into precision, recall and F1; [`quality`]
-//! judges the pairs `simdup scan` reports against the truth; [`rng`] is
+//! judges the pairs `simdup scan` reports against a generated corpus's
+//! truth, [`judge`] against the truth of any corpus; [`rng`] is
 //! the seeded generator everything random comes from.
 #![deny(missing_docs)]
 
 pub mod corpus;
 pub mod features;
 pub mod join;
+pub mod judge;
 pub mod quality;
 pub mod records;
 pub mod rng;

@@ -1,4 +1,4 @@
-//! `truth` end to end, on a corpus made of the fixtures.
+//! `truth` and `score` end to end, on a corpus made of the fixtures.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -127,4 +127,99 @@ fn truth_of_the_fixtures_matches_their_readme() {
         );
         assert_eq!(same, pairs);
     }
+}
+
+#[cfg(unix)]
+#[test]
+fn score_runs_a_command_and_reads_saved_pairs() {
+    use std::os::unix::fs::PermissionsExt;
+
+    let tmp = tempfile::tempdir().unwrap();
+    fixture_corpus(tmp.path());
+    let (_, pairs) = truth(tmp.path(), &[]);
+    let relevant: Vec<&JoinLine> = pairs.iter().filter(|p| p.jaccard >= 0.8).collect();
+    assert!(relevant.len() >= 4, "{pairs:?}");
+    // A stand-in for simdup: every relevant pair but the first, and one
+    // unrelated pair; names as `simdup scan docs` gives them, and a summary
+    // line on stderr.
+    let mut out = String::new();
+    for p in &relevant[1..] {
+        out.push_str(&format!(
+            "{{\"a\":\"docs/{}\",\"b\":\"docs/{}\",\"distance\":3,\"similarity\":0.95}}\n",
+            p.a, p.b
+        ));
+    }
+    out.push_str("{\"a\":\"docs/unrelated/chess-clock.txt\",\"b\":\"docs/unrelated/tide-tables.txt\",\"distance\":9,\"similarity\":0.86}\n");
+    let pairs_file = tmp.path().join("pairs.jsonl");
+    std::fs::write(&pairs_file, &out).unwrap();
+    let mock = tmp.path().join("fake-simdup");
+    std::fs::write(
+        &mock,
+        format!(
+            "#!/bin/sh\necho 'simdup: 0.0 MB in 0.00 s (x); 42 pairs in 3 groups (k = 9, exact)' >&2\ncat '{}'\n",
+            pairs_file.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&mock, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let score = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_score"))
+            .arg("--corpus")
+            .arg(tmp.path())
+            .args(["--format", "json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let run = score(&["--", mock.to_str().unwrap(), "scan", "docs", "-k", "9"]);
+    let n = relevant.len() as u64;
+    assert_eq!(run["reported"], n);
+    assert_eq!(run["relevant"], n);
+    assert_eq!(run["true_positives"], n - 1);
+    assert_eq!(run["false_positives_below_floor"], 1);
+    assert_eq!(run["run"]["candidates"], 42);
+    assert_eq!(run["run"]["label"], "docs -k 9");
+    assert!(run["run"]["seconds"].as_f64().unwrap() >= 0.0);
+    let worst = &run["worst_false_positives"][0];
+    assert_eq!(worst["a"], "unrelated/chess-clock.txt");
+    assert_eq!(worst["jaccard"], 0.0);
+    assert_eq!(run["best_missed"][0]["a"], relevant[0].a.as_str());
+    let saved = score(&["--pairs", pairs_file.to_str().unwrap()]);
+    for key in [
+        "reported",
+        "true_positives",
+        "precision",
+        "recall",
+        "f1",
+        "largest_group",
+    ] {
+        assert_eq!(saved[key], run[key], "{key}");
+    }
+
+    // The row format, and a helpful error for table output.
+    let row = Command::new(env!("CARGO_BIN_EXE_score"))
+        .arg("--corpus")
+        .arg(tmp.path())
+        .args(["--format", "row", "--label=-k 9", "--pairs"])
+        .arg(&pairs_file)
+        .output()
+        .unwrap();
+    let row = String::from_utf8(row.stdout).unwrap();
+    assert!(row.starts_with(&format!("| `-k 9` | - | {n} | ")), "{row}");
+    std::fs::write(&pairs_file, "distance  similarity  a  b\n").unwrap();
+    let bad = Command::new(env!("CARGO_BIN_EXE_score"))
+        .arg("--corpus")
+        .arg(tmp.path())
+        .arg("--pairs")
+        .arg(&pairs_file)
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--format jsonl"));
 }
