@@ -8,9 +8,10 @@
 //! |x| - ceil(t |x|) + 1 of the larger one (prefix filter) and have sizes
 //! within a factor t (size filter), and a candidate is dropped as soon as
 //! the tokens left after a common one cannot reach the overlap needed
-//! (positional filter). Every candidate that survives is verified with
-//! [`crate::shingle::jaccard`], the same function [`brute_force`] uses, so
-//! the two agree to the bit. Filters only ever err towards more candidates:
+//! (positional filter). A candidate that survives is counted exactly
+//! (stopping early when the overlap needed is out of reach), and one that
+//! reaches it gets its Jaccard from [`crate::shingle::jaccard`], the same
+//! function [`brute_force`] uses, so the two agree to the bit. Filters only ever err towards more candidates:
 //! their bounds are computed with a margin of 1e-9.
 //!
 //! Sets are processed by increasing size; the index holds each set's
@@ -85,6 +86,27 @@ pub fn rank_tokens(sets: Vec<Vec<u128>>) -> (Vec<Vec<u32>>, usize) {
         })
         .collect();
     (ranked, keys.len())
+}
+
+/// Whether two sorted sets have at least `need` items in common; stops as
+/// soon as the items left cannot make up the difference.
+fn overlap_reaches(x: &[u32], y: &[u32], need: usize) -> bool {
+    let (mut i, mut j, mut common) = (0, 0, 0);
+    while i < x.len() && j < y.len() {
+        if common + (x.len() - i).min(y.len() - j) < need {
+            return false;
+        }
+        match x[i].cmp(&y[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                common += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    common >= need
 }
 
 /// Every pair of sets with Jaccard >= `floor` (0 < floor <= 1), sorted by
@@ -170,7 +192,13 @@ pub fn similarity_join(sets: &[Vec<u32>], floor: f64) -> (Vec<JoinPair>, JoinSta
                 if overlap[q as usize] > 0 {
                     verified += 1;
                     let yi = order[q as usize];
-                    let j = jaccard(x, &sets[yi as usize]);
+                    let y = &sets[yi as usize];
+                    let need = at_least(t / (1.0 + t) * (nx + y.len()) as f64);
+                    let j = if overlap_reaches(x, y, need) {
+                        jaccard(x, y)
+                    } else {
+                        0.0
+                    };
                     if j >= floor {
                         out.push(JoinPair {
                             a: xi.min(yi),
