@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Times simdup on a generated corpus against the reading floor (`cat` of
-# every file), with a warm page cache: median wall time of several runs,
-# MB/s, documents/s and peak memory (max RSS) of each step.
+# Times simdup on a generated corpus against its floors (`cat` of every
+# file, `wc -w` of the JSON Lines), with a warm page cache: median wall time
+# of several runs, MB/s, documents/s and peak memory (max RSS) of each
+# step: fingerprinting alone, the default (verified) scan and --raw, from
+# files and from JSON Lines.
 #
 # Usage: benches/time-cli.sh [DOCS [RUNS]]     (defaults: 100000 documents, 5 runs)
 # Environment:
@@ -87,4 +89,7 @@ echo "|--------------|---------:|---------:|----------:|---------:|"
 measure "cat (floor)" "find '$CORPUS/docs' -type f -print0 | xargs -0 cat"
 measure "fingerprint" "'$SIMDUP' fingerprint $FP_ARGS '$CORPUS/docs'"
 measure "scan" "'$SIMDUP' scan $SCAN_ARGS '$CORPUS/docs'"
+measure "scan --raw" "'$SIMDUP' scan --raw $SCAN_ARGS '$CORPUS/docs'"
+measure "wc -w jsonl" "wc -w '$CORPUS/corpus.jsonl'"
 measure "scan jsonl" "'$SIMDUP' scan --records jsonl --id-field id --text-field text $SCAN_ARGS < '$CORPUS/corpus.jsonl'"
+measure "jsonl --raw" "'$SIMDUP' scan --raw --records jsonl --id-field id --text-field text $SCAN_ARGS < '$CORPUS/corpus.jsonl'"

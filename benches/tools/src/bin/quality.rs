@@ -250,8 +250,12 @@ fn scan(
         "jsonl",
     ]);
     cmd.args(["--max-pairs", &args.max_pairs.to_string(), "-q"]);
-    if !args.no_verify {
-        cmd.arg("--verify");
+    // Verified with threshold 0: every candidate within k, each with its
+    // exact Jaccard; raw: the candidates alone.
+    if args.no_verify {
+        cmd.arg("--raw");
+    } else {
+        cmd.args(["--threshold", "0"]);
     }
     if let Some(n) = args.min_features {
         cmd.args(["--min-features", &n.to_string()]);
