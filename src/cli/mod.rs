@@ -15,8 +15,8 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 const EXIT_CODES: &str = "\
 Examples:
-  simdup scan docs/                     near-duplicate pairs in a tree
-  simdup scan docs/ --groups --verify   groups, each pair checked by exact Jaccard
+  simdup scan docs/                     near-duplicates: pairs with Jaccard >= 0.8
+  simdup scan docs/ --groups            groups of near-copies
   simdup fingerprint docs/ > fps.txt    save fingerprints to search later
   simdup compare a.txt b.txt            how near two documents are
 
@@ -24,7 +24,7 @@ Run `simdup help scan` for every option of the main job.
 
 Exit codes:
   0  ran fine
-  1  near-duplicates were reported and --fail-on-duplicates was given
+  1  near-duplicates remained and --fail-on-duplicates was given
   2  an error: bad arguments, a missing path, an unreadable file, a malformed record";
 
 /// Find near-duplicate documents with 64-bit SimHash.
@@ -71,27 +71,28 @@ pub enum Command {
 
 const SCAN_EXAMPLES: &str = "\
 Examples:
-  simdup scan docs/                          near-duplicate pairs as a table
+  simdup scan docs/                          pairs with exact Jaccard >= 0.8, as a table
   simdup scan docs/ --groups                 one block per group of near-copies
-  simdup scan docs/ -k 6 --verify            wider net, exact Jaccard per pair
+  simdup scan docs/ --threshold 0.9          closer copies only
+  simdup scan docs/ --raw -k 9               raw SimHash pairs within 9 bits: fast, unverified
   simdup scan docs/ --format json > dups.json
-  find . -name '*.md' -print0 | simdup scan --files-from - -0
-  simdup scan - --shingle chars:3 < addresses.txt    each line a document
-  simdup scan --records jsonl --text-field body < posts.jsonl
+  find docs -name '*.txt' -print0 | simdup scan --files-from - -0
+  simdup scan - < addresses.txt              each line a document
+  simdup scan --records jsonl --id-field id < tickets.jsonl
   simdup scan --fingerprints shard1.txt shard2.txt   search saved fingerprints
   simdup scan docs/ -q --fail-on-duplicates  for CI: exit 1 when any are found
 
 Exit codes:
   0  ran fine
-  1  near-duplicates were reported and --fail-on-duplicates was given
+  1  near-duplicates remained and --fail-on-duplicates was given
   2  an error: bad arguments, a missing path, an unreadable file, a malformed record";
 
 const FINGERPRINT_EXAMPLES: &str = "\
 Examples:
-  simdup fingerprint README.md docs/         <16 hex digits>  <path>, like sha256sum
-  echo 'some text' | simdup fingerprint      stdin is one document
+  simdup fingerprint notes.txt docs/          <16 hex digits>  <path>, like sha256sum
+  echo 'some text' | simdup fingerprint       stdin is one document
   simdup fingerprint docs/ --format jsonl > fingerprints.jsonl
-  simdup fingerprint notes.txt --sdr 2048:41 htm.core's sparse encoding";
+  simdup fingerprint notes.txt --sdr 2048:41  htm.core's sparse encoding";
 
 const COMPARE_EXAMPLES: &str = "\
 Examples:

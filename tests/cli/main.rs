@@ -5,6 +5,7 @@
 mod compare;
 mod completions;
 mod fingerprint;
+mod help_examples;
 mod input_rules;
 mod inputs;
 mod readme;
