@@ -18,8 +18,9 @@ set edit:completion:arg-completer[simdup] = {|@words|
     }
     var completions = [
         &'simdup'= {
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand --color 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
             cand scan 'Find near-duplicate pairs and groups among documents'
@@ -56,6 +57,7 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand --format 'Output format'
             cand -j 'Worker threads (default: one per core)'
             cand --threads 'Worker threads (default: one per core)'
+            cand --color 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never'
             cand --case-sensitive 'Keep upper and lower case apart'
             cand --no-nfkc 'Do not apply Unicode NFKC normalisation'
             cand --keep-punctuation 'Keep punctuation inside tokens instead of treating it as a separator'
@@ -95,6 +97,7 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand --sdr 'Print htm.core''s sparse encoding instead: the indices of the ACTIVE largest of SIZE sums'
             cand -j 'Worker threads (default: one per core)'
             cand --threads 'Worker threads (default: one per core)'
+            cand --color 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never'
             cand --case-sensitive 'Keep upper and lower case apart'
             cand --no-nfkc 'Do not apply Unicode NFKC normalisation'
             cand --keep-punctuation 'Keep punctuation inside tokens instead of treating it as a separator'
@@ -120,6 +123,7 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand --frequency-floor 'Leave out the first N occurrences of each token in a document (htm.core)'
             cand --frequency-ceiling 'Keep at most N occurrences of each token in a document (htm.core)'
             cand --format 'Output format'
+            cand --color 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never'
             cand --case-sensitive 'Keep upper and lower case apart'
             cand --no-nfkc 'Do not apply Unicode NFKC normalisation'
             cand --keep-punctuation 'Keep punctuation inside tokens instead of treating it as a separator'
@@ -132,14 +136,16 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand --version 'Print version'
         }
         &'simdup;completions'= {
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand --color 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }
         &'simdup;man'= {
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand --color 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_simdup_global_optspecs
-    string join \n h/help V/version
+    string join \n color= h/help V/version
 end
 
 function __fish_simdup_needs_command
@@ -24,7 +24,10 @@ function __fish_simdup_using_subcommand
     contains -- $cmd[1] $argv
 end
 
-complete -c simdup -n "__fish_simdup_needs_command" -s h -l help -d 'Print help'
+complete -c simdup -n "__fish_simdup_needs_command" -l color -d 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set or TERM is dumb'
+always\t'Always'
+never\t'Never'"
+complete -c simdup -n "__fish_simdup_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c simdup -n "__fish_simdup_needs_command" -s V -l version -d 'Print version'
 complete -c simdup -n "__fish_simdup_needs_command" -f -a "scan" -d 'Find near-duplicate pairs and groups among documents'
 complete -c simdup -n "__fish_simdup_needs_command" -f -a "fingerprint" -d 'Print the SimHash fingerprint of each document'
@@ -63,6 +66,9 @@ json\t'One JSON document with version, params, stats, pairs and groups'
 jsonl\t'One JSON object per pair (or group) per line'
 csv\t'CSV with a header line'"
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -s j -l threads -d 'Worker threads (default: one per core)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l color -d 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set or TERM is dumb'
+always\t'Always'
+never\t'Never'"
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l case-sensitive -d 'Keep upper and lower case apart'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l no-nfkc -d 'Do not apply Unicode NFKC normalisation'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l keep-punctuation -d 'Keep punctuation inside tokens instead of treating it as a separator'
@@ -95,6 +101,9 @@ complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l format -d 
 jsonl\t'One JSON object per document'"
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l sdr -d 'Print htm.core\'s sparse encoding instead: the indices of the ACTIVE largest of SIZE sums' -r
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -s j -l threads -d 'Worker threads (default: one per core)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l color -d 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set or TERM is dumb'
+always\t'Always'
+never\t'Never'"
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l case-sensitive -d 'Keep upper and lower case apart'
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l no-nfkc -d 'Do not apply Unicode NFKC normalisation'
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l keep-punctuation -d 'Keep punctuation inside tokens instead of treating it as a separator'
@@ -117,6 +126,9 @@ complete -c simdup -n "__fish_simdup_using_subcommand compare" -l frequency-floo
 complete -c simdup -n "__fish_simdup_using_subcommand compare" -l frequency-ceiling -d 'Keep at most N occurrences of each token in a document (htm.core)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand compare" -l format -d 'Output format' -r -f -a "text\t'One `name  value` line per figure'
 json\t'One JSON object'"
+complete -c simdup -n "__fish_simdup_using_subcommand compare" -l color -d 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set or TERM is dumb'
+always\t'Always'
+never\t'Never'"
 complete -c simdup -n "__fish_simdup_using_subcommand compare" -l case-sensitive -d 'Keep upper and lower case apart'
 complete -c simdup -n "__fish_simdup_using_subcommand compare" -l no-nfkc -d 'Do not apply Unicode NFKC normalisation'
 complete -c simdup -n "__fish_simdup_using_subcommand compare" -l keep-punctuation -d 'Keep punctuation inside tokens instead of treating it as a separator'
@@ -125,9 +137,15 @@ complete -c simdup -n "__fish_simdup_using_subcommand compare" -l encode-orphans
 complete -c simdup -n "__fish_simdup_using_subcommand compare" -l binary -d 'Compare files that look binary (a NUL byte in the first 8 KiB)'
 complete -c simdup -n "__fish_simdup_using_subcommand compare" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c simdup -n "__fish_simdup_using_subcommand compare" -s V -l version -d 'Print version'
-complete -c simdup -n "__fish_simdup_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c simdup -n "__fish_simdup_using_subcommand completions" -l color -d 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set or TERM is dumb'
+always\t'Always'
+never\t'Never'"
+complete -c simdup -n "__fish_simdup_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c simdup -n "__fish_simdup_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c simdup -n "__fish_simdup_using_subcommand man" -s h -l help -d 'Print help'
+complete -c simdup -n "__fish_simdup_using_subcommand man" -l color -d 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set or TERM is dumb'
+always\t'Always'
+never\t'Never'"
+complete -c simdup -n "__fish_simdup_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c simdup -n "__fish_simdup_using_subcommand man" -s V -l version -d 'Print version'
 complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare completions man help" -f -a "scan" -d 'Find near-duplicate pairs and groups among documents'
 complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare completions man help" -f -a "fingerprint" -d 'Print the SimHash fingerprint of each document'

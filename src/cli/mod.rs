@@ -41,6 +41,38 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+
+    /// Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or
+    /// TERM=dumb), always or never.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorArg::Auto, global = true)]
+    pub color: ColorArg,
+}
+
+/// When to colour output, as typed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorArg {
+    /// On a terminal, unless NO_COLOR is set or TERM is dumb.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+impl ColorArg {
+    /// Whether to colour a stream that is (or is not) a terminal.
+    pub fn paint(self, is_terminal: bool) -> simdup::report::Paint {
+        let on = match self {
+            ColorArg::Always => true,
+            ColorArg::Never => false,
+            ColorArg::Auto => {
+                is_terminal
+                    && std::env::var_os("NO_COLOR").is_none_or(|value| value.is_empty())
+                    && std::env::var_os("TERM").is_none_or(|term| term != "dumb")
+            }
+        };
+        simdup::report::Paint::new(on)
+    }
 }
 
 /// The subcommands.
@@ -134,7 +166,7 @@ impl Finished {
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<Finished> {
     match cli.command {
-        Command::Scan(args) => scan::run(args),
+        Command::Scan(args) => scan::run(args, cli.color),
         Command::Fingerprint(args) => fingerprint::run(args),
         Command::Compare(args) => compare::run(args),
         Command::Completions { shell } => generate::completions(shell),

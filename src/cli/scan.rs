@@ -122,7 +122,7 @@ fn parse_fraction(text: &str) -> Result<f64, String> {
 }
 
 /// Runs `simdup scan`.
-pub fn run(args: ScanArgs) -> anyhow::Result<Finished> {
+pub fn run(args: ScanArgs, color: super::ColorArg) -> anyhow::Result<Finished> {
     super::set_threads(args.threads)?;
     let options = options(&args)?;
     let inputs = inputs(&args)?;
@@ -151,10 +151,12 @@ pub fn run(args: ScanArgs) -> anyhow::Result<Finished> {
     };
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    report::write(&report, format, listing, &mut out)?;
+    let paint = color.paint(io::stdout().is_terminal());
+    report::write(&report, format, listing, paint, &mut out)?;
     out.flush()?;
     if !args.quiet {
-        report::write_summary(&report, &mut io::stderr().lock())?;
+        let paint = color.paint(io::stderr().is_terminal());
+        report::write_summary(&report, paint, &mut io::stderr().lock())?;
     }
     let found = report.stats.pairs_found > 0;
     Ok(Finished {

@@ -7,10 +7,12 @@ mod csv;
 pub mod fingerprints;
 mod json;
 pub mod names;
+mod paint;
 mod summary;
 mod table;
 
 pub use names::Names;
+pub use paint::Paint;
 pub use summary::write_summary;
 
 use std::io::{self, Write};
@@ -239,15 +241,17 @@ pub fn similarity(distance: u32) -> f64 {
     1.0 - f64::from(distance) / 64.0
 }
 
-/// Writes the report in a format; `listing` picks pairs or groups.
+/// Writes the report in a format; `listing` picks pairs or groups, and
+/// `paint` colours the table (other formats are for programs).
 pub fn write<W: Write>(
     report: &Report,
     format: Format,
     listing: Listing,
+    paint: Paint,
     out: &mut W,
 ) -> io::Result<()> {
     match format {
-        Format::Table => table::write(report, listing, out),
+        Format::Table => table::write(report, listing, paint, out),
         Format::Json => json::write_document(report, listing, out),
         Format::Jsonl => json::write_lines(report, listing, out),
         Format::Csv => csv::write(report, listing, out),

@@ -2,10 +2,11 @@
 
 use std::io::{self, Write};
 
-use super::Report;
+use super::{Paint, Report};
 
-/// Writes the end-of-run summary: inputs by outcome, bytes, speed, pairs.
-pub fn write_summary<W: Write>(report: &Report, out: &mut W) -> io::Result<()> {
+/// Writes the end-of-run summary: inputs by outcome, bytes, speed, pairs;
+/// `paint` marks the pairs found and any errors.
+pub fn write_summary<W: Write>(report: &Report, paint: Paint, out: &mut W) -> io::Result<()> {
     let stats = &report.stats;
     let inputs = &stats.inputs;
     write!(
@@ -30,7 +31,7 @@ pub fn write_summary<W: Write>(report: &Report, out: &mut W) -> io::Result<()> {
         write!(out, ", {skipped} skipped ({})", reasons.join(", "))?;
     }
     if inputs.errors > 0 {
-        write!(out, ", {}", counted(inputs.errors, "error"))?;
+        write!(out, ", {}", paint.warning(counted(inputs.errors, "error")))?;
     }
     writeln!(out)?;
     let megabytes = inputs.bytes as f64 / 1e6;
@@ -45,7 +46,7 @@ pub fn write_summary<W: Write>(report: &Report, out: &mut W) -> io::Result<()> {
     write!(
         out,
         "simdup: {megabytes:.1} MB in {seconds:.2} s ({rate:.1} MB/s); {} in {} ",
-        counted(stats.pairs_found, "pair"),
+        paint.figure(counted(stats.pairs_found, "pair")),
         counted(stats.groups, "group"),
     )?;
     match params.threshold {
@@ -108,7 +109,7 @@ mod tests {
         report.stats.pairs = 2;
         report.stats.groups = 1;
         let mut out = Vec::new();
-        write_summary(&report, &mut out).unwrap();
+        write_summary(&report, Paint::none(), &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(text.starts_with(
             "simdup: 10 inputs: 6 fingerprinted, 1 too short, 1 empty, 1 skipped (binary 1), 1 error\n"

@@ -1,22 +1,29 @@
 //! The table format: aligned columns for a person at a terminal.
 //!
 //! Pairs are one line each (jaccard, distance, a, b when verified;
-//! distance, similarity, a, b in raw mode), groups a block each. Control characters in names are escaped so a hostile file name
-//! cannot move the cursor or hide text. No pairs: no output at all, so
-//! `simdup scan ... | wc -l` counts pairs.
+//! distance, similarity, a, b in raw mode), groups a block each. Control
+//! characters in names are escaped so a hostile file name cannot move the
+//! cursor or hide text. No pairs: no output at all, so
+//! `simdup scan ... | wc -l` counts pairs. Colour, when asked, marks the
+//! headers and the figures; padding is done before it, so columns align.
 
 use std::io::{self, Write};
 
-use super::{Listing, Report};
+use super::{Listing, Paint, Report};
 
-pub(super) fn write<W: Write>(report: &Report, listing: Listing, out: &mut W) -> io::Result<()> {
+pub(super) fn write<W: Write>(
+    report: &Report,
+    listing: Listing,
+    paint: Paint,
+    out: &mut W,
+) -> io::Result<()> {
     match listing {
-        Listing::Pairs => write_pairs(report, out),
-        Listing::Groups => write_groups(report, out),
+        Listing::Pairs => write_pairs(report, paint, out),
+        Listing::Groups => write_groups(report, paint, out),
     }
 }
 
-fn write_pairs<W: Write>(report: &Report, out: &mut W) -> io::Result<()> {
+fn write_pairs<W: Write>(report: &Report, paint: Paint, out: &mut W) -> io::Result<()> {
     if report.pairs.is_empty() {
         return Ok(());
     }
@@ -37,19 +44,28 @@ fn write_pairs<W: Write>(report: &Report, out: &mut W) -> io::Result<()> {
         .unwrap_or(0)
         .max(1);
     let verified = report.params.verified();
-    if verified {
-        writeln!(out, "jaccard  distance  {:<a_width$}  b", "a")?;
+    let header = if verified {
+        format!("jaccard  distance  {:<a_width$}  b", "a")
     } else {
-        writeln!(out, "distance  similarity  {:<a_width$}  b", "a")?;
-    }
+        format!("distance  similarity  {:<a_width$}  b", "a")
+    };
+    writeln!(out, "{}", paint.header(header))?;
     for (pair, (a, b)) in report.pairs.iter().zip(&names) {
+        let distance = format!("{:>8}", pair.distance);
         if verified {
-            match pair.jaccard {
-                Some(jaccard) => write!(out, "{jaccard:>7.4}  {:>8}", pair.distance)?,
-                None => write!(out, "{:>7}  {:>8}", "-", pair.distance)?,
-            }
+            let jaccard = match pair.jaccard {
+                Some(jaccard) => format!("{jaccard:>7.4}"),
+                None => format!("{:>7}", "-"),
+            };
+            write!(out, "{}  {}", paint.figure(jaccard), paint.quiet(distance))?;
         } else {
-            write!(out, "{:>8}  {:>10.4}", pair.distance, pair.similarity())?;
+            let similarity = format!("{:>10.4}", pair.similarity());
+            write!(
+                out,
+                "{}  {}",
+                paint.figure(distance),
+                paint.quiet(similarity)
+            )?;
         }
         // Pad by characters, not bytes, so non-ASCII names stay aligned.
         let padding = a_width - a.chars().count();
@@ -58,12 +74,13 @@ fn write_pairs<W: Write>(report: &Report, out: &mut W) -> io::Result<()> {
     Ok(())
 }
 
-fn write_groups<W: Write>(report: &Report, out: &mut W) -> io::Result<()> {
+fn write_groups<W: Write>(report: &Report, paint: Paint, out: &mut W) -> io::Result<()> {
     for (index, group) in report.groups.iter().enumerate() {
         if index > 0 {
             writeln!(out)?;
         }
-        writeln!(out, "group {}: {} documents", group.id, group.members.len())?;
+        let title = format!("group {}: {} documents", group.id, group.members.len());
+        writeln!(out, "{}", paint.header(title))?;
         for &member in &group.members {
             writeln!(out, "  {}", sanitize(&report.name(member)))?;
         }
@@ -98,7 +115,7 @@ mod tests {
 
     fn render(listing: Listing) -> String {
         let mut out = Vec::new();
-        write(&sample(), listing, &mut out).unwrap();
+        write(&sample(), listing, Paint::none(), &mut out).unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -125,8 +142,31 @@ mod tests {
         let mut report = sample();
         report.pairs.clear();
         let mut out = Vec::new();
-        write(&report, Listing::Pairs, &mut out).unwrap();
+        write(&report, Listing::Pairs, Paint::none(), &mut out).unwrap();
         assert!(out.is_empty());
+    }
+
+    #[test]
+    fn colour_keeps_the_columns_aligned() {
+        let mut out = Vec::new();
+        write(&sample(), Listing::Pairs, Paint::new(true), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains('\u{1b}'));
+        // Without its escapes, the text is the plain table.
+        let mut plain = String::new();
+        let mut chars = text.chars();
+        while let Some(c) = chars.next() {
+            if c == '\u{1b}' {
+                for c in chars.by_ref() {
+                    if c == 'm' {
+                        break;
+                    }
+                }
+            } else {
+                plain.push(c);
+            }
+        }
+        assert_eq!(plain, render(Listing::Pairs));
     }
 
     #[test]

@@ -429,3 +429,48 @@ fn max_pairs_caps_the_list_and_says_so() {
         stderr(&output)
     );
 }
+
+/// See: #9. Colour only when asked or on a terminal; never in a pipe.
+#[test]
+fn colour_only_when_asked_or_on_a_terminal() {
+    let run = |args: &[&str], no_color: bool| {
+        let mut command = crate::util::simdup();
+        command
+            .current_dir(crate::util::repo())
+            .args(["scan", "fixtures/corpus"])
+            .args(args);
+        if no_color {
+            command.env("NO_COLOR", "1");
+        } else {
+            command.env_remove("NO_COLOR");
+        }
+        command.output().unwrap()
+    };
+    let escape = |bytes: &[u8]| bytes.contains(&0x1b);
+    let piped = run(&[], false);
+    assert!(!escape(&piped.stdout) && !escape(&piped.stderr));
+    let always = run(&["--color", "always"], false);
+    assert!(escape(&always.stdout) && escape(&always.stderr));
+    let never = run(&["--color", "never"], false);
+    assert!(!escape(&never.stdout));
+    // NO_COLOR turns off what auto would choose; an explicit choice wins.
+    let auto = run(&["--color", "auto"], true);
+    assert!(!escape(&auto.stdout));
+    let stripped: Vec<u8> = String::from_utf8(always.stdout)
+        .unwrap()
+        .split('\u{1b}')
+        .enumerate()
+        .map(|(i, part)| {
+            if i == 0 {
+                part
+            } else {
+                part.split_once('m').map_or("", |(_, rest)| rest)
+            }
+        })
+        .collect::<String>()
+        .into_bytes();
+    assert_eq!(
+        stripped, piped.stdout,
+        "colour changes nothing but the escapes"
+    );
+}
