@@ -92,14 +92,20 @@ struct RunInfo {
     candidates: Option<u64>,
 }
 
-/// The pairs found, from a summary line such as `simdup: 2.9 MB in 0.5 s
-/// (...); 50635 pairs in 930 groups (k = 9, exact)`: the count before
-/// `--verify` and `--max-pairs` trim the list.
+/// The candidate pairs, from simdup's summary line: verified runs say
+/// `...; 11 pairs in 2 groups (Jaccard >= 0.8; 20 candidates within k =
+/// 20, ...)`, raw runs `...; 50635 pairs in 930 groups (k = 9, exact)`,
+/// where every pair within k is a candidate.
 fn candidates_in(line: &str) -> Option<u64> {
     let (_, rest) = line.strip_prefix("simdup:")?.split_once("; ")?;
     let (count, rest) = rest.split_once(' ')?;
     if !(rest.starts_with("pairs in ") || rest.starts_with("pair in ")) {
         return None;
+    }
+    if let Some((_, verified)) = rest.split_once("; ")
+        && let Some((candidates, _)) = verified.split_once(" candidate")
+    {
+        return candidates.replace(',', "").parse().ok();
     }
     count.replace(',', "").parse().ok()
 }
@@ -443,5 +449,7 @@ mod tests {
             None
         );
         assert_eq!(candidates_in("other: x; 5 pairs in 1 group"), None);
+        let verified = "simdup: 0.0 MB in 0.02 s (0.7 MB/s); 11 pairs in 2 groups (Jaccard >= 0.8; 20 candidates within k = 20, expected recall 1.000)";
+        assert_eq!(candidates_in(verified), Some(20));
     }
 }
