@@ -472,3 +472,94 @@ fn chosen_shingles_apply_to_short_texts_too() {
     // Word 3-shingles of the bakery pair: Jaccard 0.21.
     assert!(json_lines(&output.stdout).is_empty(), "{}", stdout(&output));
 }
+
+/// See: #10. The same output whatever the thread count, for every kind of
+/// input: files, lines, NUL records, JSON Lines and saved fingerprints.
+#[test]
+fn every_input_gives_the_same_output_on_1_2_and_8_threads() {
+    let dir = TestDir::new();
+    let mut lines = String::new();
+    let mut nul = Vec::new();
+    let mut jsonl = String::new();
+    for index in 0..120u64 {
+        let body = text(index / 3, 150 + (index as usize % 3));
+        dir.create(&format!("d/{:02}/{index}.txt", index % 9), &body);
+        let line = body.replace('\n', " ");
+        lines.push_str(&line);
+        lines.push('\n');
+        nul.extend_from_slice(line.as_bytes());
+        nul.push(0);
+        jsonl.push_str(&serde_json::json!({"id": format!("r{index}"), "text": line}).to_string());
+        jsonl.push('\n');
+    }
+    let saved = dir
+        .simdup()
+        .args(["fingerprint", "d", "--format", "jsonl"])
+        .output()
+        .unwrap();
+    dir.create("saved.jsonl", &saved.stdout);
+    let cases: [(&[&str], Vec<u8>); 5] = [
+        (&["scan", "d"], Vec::new()),
+        (&["scan", "-"], lines.into_bytes()),
+        (&["scan", "--records", "nul"], nul),
+        (
+            &["scan", "--records", "jsonl", "--id-field", "id"],
+            jsonl.into_bytes(),
+        ),
+        (&["scan", "--fingerprints", "saved.jsonl"], Vec::new()),
+    ];
+    for (args, input) in cases {
+        let run = |threads: &str| {
+            let output = dir
+                .simdup()
+                .args(args)
+                .args(["--format", "json", "-j", threads])
+                .write_stdin(input.clone())
+                .output()
+                .unwrap();
+            assert_eq!(
+                output.status.code(),
+                Some(0),
+                "{args:?}: {}",
+                stderr(&output)
+            );
+            let mut report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+            report["stats"]["seconds"] = serde_json::Value::Null;
+            report
+        };
+        let one = run("1");
+        assert!(
+            one["stats"]["pairs"].as_u64().unwrap() >= 40,
+            "{args:?}: {}",
+            one["stats"]
+        );
+        assert_eq!(one, run("2"), "{args:?}");
+        assert_eq!(one, run("8"), "{args:?}");
+    }
+}
+
+/// See: #10. A tree of 100,000 empty files runs in a few file descriptors:
+/// files are opened one at a time per worker and closed when read.
+#[test]
+fn a_hundred_thousand_empty_files_need_few_file_descriptors() {
+    let dir = TestDir::new();
+    for folder in 0..100 {
+        let path = dir.path().join(format!("t/{folder:02}"));
+        std::fs::create_dir_all(&path).unwrap();
+        for file in 0..1000 {
+            std::fs::File::create(path.join(format!("{file:03}"))).unwrap();
+        }
+    }
+    let output = assert_cmd::Command::new("bash")
+        .args(["-c", "ulimit -n 64 && \"$SIMDUP\" scan t --format json"])
+        .env("SIMDUP", env!("CARGO_BIN_EXE_simdup"))
+        .current_dir(dir.path())
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["stats"]["inputs"], 100_000);
+    assert_eq!(report["stats"]["empty"], 100_000);
+    assert_eq!(report["stats"]["errors"], 0);
+}
