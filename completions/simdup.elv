@@ -53,6 +53,7 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand --method 'How candidate pairs are found'
             cand --window 'With --method rotate: neighbours compared after each sort [default: 8]'
             cand --max-pairs 'List at most N pairs (counts and groups are always complete)'
+            cand --max-candidates 'Verify at most N candidate pairs (memory: a few dozen bytes each); past it, a chosen radius narrows and a given -k is an error'
             cand --min-features 'Documents with fewer features are matched only by exact content'
             cand --format 'Output format'
             cand -j 'Worker threads (default: one per core)'

@@ -26,6 +26,8 @@ pub mod defaults {
     pub const MIN_FEATURES: &str = "1";
     /// Pairs listed at most.
     pub const MAX_PAIRS: &str = "1000000";
+    /// Candidate pairs verified at most (simdup::jobs::scan::MAX_CANDIDATES).
+    pub const MAX_CANDIDATES: &str = "8000000";
 }
 
 /// The feature hash, as typed.
@@ -240,6 +242,11 @@ pub struct SearchArgs {
     /// List at most N pairs (counts and groups are always complete).
     #[arg(long, value_name = "N", default_value = defaults::MAX_PAIRS)]
     pub max_pairs: u64,
+
+    /// Verify at most N candidate pairs (memory: a few dozen bytes each); past it, a chosen
+    /// radius narrows and a given -k is an error.
+    #[arg(long, value_name = "N", default_value = defaults::MAX_CANDIDATES)]
+    pub max_candidates: u64,
 
     /// Documents with fewer features are matched only by exact content.
     #[arg(long, value_name = "N", default_value = defaults::MIN_FEATURES)]

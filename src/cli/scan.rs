@@ -194,6 +194,7 @@ fn options(args: &ScanArgs) -> anyhow::Result<ScanOptions> {
         method,
         window,
         max_pairs: args.search.max_pairs,
+        max_candidates: args.search.max_candidates,
         min_features: args.search.min_features,
         short_texts: args.features.shingle.is_none(),
         progress: !args.quiet,

@@ -474,3 +474,57 @@ fn colour_only_when_asked_or_on_a_terminal() {
         "colour changes nothing but the escapes"
     );
 }
+
+/// See: #8. Verification holds every candidate pair, so their number is
+/// capped: a given radius past the cap is an error, a chosen one narrows.
+#[test]
+fn candidates_past_the_cap_narrow_a_chosen_radius_and_refuse_a_given_one() {
+    let repo = crate::util::repo();
+    let given = crate::util::simdup()
+        .current_dir(&repo)
+        .args([
+            "scan",
+            "fixtures/corpus",
+            "-k",
+            "20",
+            "--max-candidates",
+            "5",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(given.status.code(), Some(2));
+    assert!(
+        stderr(&given).contains("more than --max-candidates 5"),
+        "{}",
+        stderr(&given)
+    );
+    assert!(stdout(&given).is_empty());
+    let chosen = crate::util::simdup()
+        .current_dir(&repo)
+        .args([
+            "scan",
+            "fixtures/corpus",
+            "--max-candidates",
+            "5",
+            "--format",
+            "json",
+            "-v",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(chosen.status.code(), Some(0), "{}", stderr(&chosen));
+    assert!(
+        stderr(&chosen).contains("searching within k ="),
+        "{}",
+        stderr(&chosen)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&chosen.stdout).unwrap();
+    assert!(report["params"]["max_distance"].as_u64().unwrap() < 20);
+    let uncapped = crate::util::simdup()
+        .current_dir(&repo)
+        .args(["scan", "fixtures/corpus", "--format", "json"])
+        .output()
+        .unwrap();
+    let uncapped: serde_json::Value = serde_json::from_slice(&uncapped.stdout).unwrap();
+    assert!(report["stats"]["candidates"].as_u64() < uncapped["stats"]["candidates"].as_u64());
+}

@@ -40,6 +40,10 @@ pub use radius::{BUDGET_SHARE, MIN_BUDGET_SECONDS, bit_flip_probability, expecte
 /// SimHash on the generated corpus (docs/QUALITY.md).
 pub const RAW_MAX_DISTANCE: u32 = 9;
 
+/// Candidate pairs verified at most in one search when not told otherwise
+/// (each costs a few dozen bytes until it is decided): about 400 MB.
+pub const MAX_CANDIDATES: u64 = 8_000_000;
+
 /// The Jaccard threshold of a near-duplicate when none is given.
 pub const DEFAULT_THRESHOLD: f64 = 0.8;
 
@@ -92,6 +96,9 @@ pub struct ScanOptions {
     pub window: usize,
     /// Pairs listed at most (counts and groups stay complete).
     pub max_pairs: u64,
+    /// Candidate pairs verified at most in one search: past it, a radius
+    /// the cost model chose narrows, a given one is an error.
+    pub max_candidates: u64,
     /// Documents with fewer features are matched by exact content only.
     pub min_features: u64,
     /// Compare two short texts (one line of at most 256 characters) by
@@ -371,8 +378,13 @@ fn space(
     diag: &mut Diagnostics,
 ) -> crate::Result<SpaceFound> {
     let classes = documents.classes();
+    // When every document is a short text (records, mostly), no pair is
+    // this space's: leave it empty rather than search pairs to discard.
+    let all_short = (0..classes.len() as ClassId)
+        .all(|class| short_members[class as usize] as usize == members.of(class).len());
     // Classes matched by exact content only are never searched.
     let fingerprint = |class: &documents::Class| match space {
+        Space::Words if all_short => None,
         Space::Words => (!class.exact_only).then_some((class.simhash, class.features)),
         Space::ShortTexts => class.short_text.map(|text| (text.simhash, text.features)),
     };
@@ -394,35 +406,59 @@ fn space(
         bytes: diag.tally.bytes,
         documents: documents.len() as u64,
     };
-    let (chosen, chosen_by) = match options.max_distance {
+    let (mut chosen, chosen_by) = match options.max_distance {
         Some(k) => (radius::given(&workload, threshold, k), "option"),
         None => (radius::choose(&workload, threshold), "cost model"),
     };
-    drop(fingerprints);
-    let max_distance = chosen.max_distance;
     let what = match space {
         Space::Words => "fingerprints",
         Space::ShortTexts => "short texts",
     };
-    let searching = Progress::spinner(
-        options.progress,
-        &format!(
-            "searching {} {what} for candidates within {max_distance} bits",
-            entries.len()
-        ),
-    );
-    let outcome = search::search(
-        &entries,
-        &SearchOptions {
-            max_distance,
-            method: options.method,
-            window: options.window,
-            // Every candidate is verified; only the listing is capped.
-            max_pairs: u64::MAX,
-        },
-    );
-    searching.finish();
-    let outcome = outcome?;
+    // Every candidate is verified, so their number bounds memory: past
+    // MAX_CANDIDATES a radius the user gave is refused, and one the cost
+    // model chose (its sample underestimated the candidates) is narrowed.
+    let outcome = loop {
+        let max_distance = chosen.max_distance;
+        let searching = Progress::spinner(
+            options.progress,
+            &format!(
+                "searching {} {what} for candidates within {max_distance} bits",
+                entries.len()
+            ),
+        );
+        let outcome = search::search(
+            &entries,
+            &SearchOptions {
+                max_distance,
+                method: options.method,
+                window: options.window,
+                max_pairs: options.max_candidates,
+            },
+        );
+        searching.finish();
+        let outcome = outcome?;
+        let cap = options.max_candidates;
+        if outcome.total_pairs <= cap {
+            break outcome;
+        }
+        if options.max_distance.is_some() || max_distance == 0 {
+            return Err(Error::Usage(format!(
+                "{} candidate pairs of {what} lie within k = {max_distance}, more than \
+                 --max-candidates {cap} can verify in bounded memory: use a smaller -k, \
+                 a larger --max-candidates, or --raw",
+                outcome.total_pairs
+            )));
+        }
+        let narrower = max_distance.saturating_sub(2);
+        diag.note(format_args!(
+            "{} candidate pairs of {what} within k = {max_distance}, more than \
+             --max-candidates {cap}: searching within k = {narrower}",
+            outcome.total_pairs
+        ));
+        chosen = radius::given(&workload, threshold, narrower);
+    };
+    let max_distance = chosen.max_distance;
+    drop(fingerprints);
     drop(entries);
     let searched = Instant::now();
 

@@ -67,6 +67,7 @@ fn scan_dir_with(
         method: Method::Exact,
         window: search::DEFAULT_WINDOW,
         max_pairs: u64::MAX,
+        max_candidates: MAX_CANDIDATES,
         min_features: 1,
         short_texts,
         progress: false,
