@@ -12,9 +12,11 @@
 //! [`score`] turns reported pairs into precision, recall and F1; [`quality`]
 //! judges the pairs `simdup scan` reports against a generated corpus's
 //! truth, [`judge`] against the truth of any corpus; [`rng`] is
-//! the seeded generator everything random comes from.
+//! the seeded generator everything random comes from; [`boilerplate`]
+//! measures SimHash candidates under corpus-aware weightings.
 #![deny(missing_docs)]
 
+pub mod boilerplate;
 pub mod corpus;
 pub mod features;
 pub mod join;

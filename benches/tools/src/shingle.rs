@@ -108,6 +108,26 @@ pub fn word_shingles(ids: &[u32], n: usize) -> Vec<u128> {
     into_set(ids.windows(n).map(|w| pack(w, 32, u32::MAX, n)).collect())
 }
 
+/// The shingles of [`word_shingles`] with their number of occurrences:
+/// `(key, count)` sorted by key, the keys exactly those of
+/// `word_shingles(ids, n)`.
+pub fn word_shingle_counts(ids: &[u32], n: usize) -> Vec<(u128, u32)> {
+    assert!((1..=3).contains(&n), "word shingles of 1 to 3 words");
+    if ids.len() < n {
+        return word_shingles(ids, n).into_iter().map(|k| (k, 1)).collect();
+    }
+    let mut keys: Vec<u128> = ids.windows(n).map(|w| pack(w, 32, u32::MAX, n)).collect();
+    keys.sort_unstable();
+    let mut out: Vec<(u128, u32)> = Vec::new();
+    for key in keys {
+        match out.last_mut() {
+            Some((last, count)) if *last == key => *count += 1,
+            _ => out.push((key, 1)),
+        }
+    }
+    out
+}
+
 /// The set of `n` consecutive characters (1 <= n <= 5) of the normalised
 /// text: its words joined by single spaces. A shorter non-empty text has one
 /// gram, the whole text; a text with no words has the empty set.
@@ -208,6 +228,23 @@ mod tests {
         assert_eq!(short.len(), 1);
         assert!(!word_shingles(&[0, 1, 0], 3).contains(&short[0]));
         assert!(word_shingles(&[], 3).is_empty());
+    }
+
+    #[test]
+    fn word_shingle_counts_by_hand() {
+        // "a b c a b c a": abc twice, bca twice, cab once.
+        let ids = [0, 1, 2, 0, 1, 2, 0];
+        let counts = word_shingle_counts(&ids, 3);
+        let keys: Vec<u128> = counts.iter().map(|&(k, _)| k).collect();
+        assert_eq!(keys, word_shingles(&ids, 3));
+        let mut n: Vec<u32> = counts.iter().map(|&(_, c)| c).collect();
+        n.sort_unstable();
+        assert_eq!(n, [1, 2, 2]);
+        assert_eq!(
+            word_shingle_counts(&[4, 5], 3),
+            [(word_shingles(&[4, 5], 3)[0], 1)]
+        );
+        assert!(word_shingle_counts(&[], 3).is_empty());
     }
 
     #[test]
