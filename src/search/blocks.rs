@@ -213,18 +213,24 @@ fn run_table(
         let mut few = [(0u64, 0u32); FEW_MOVES];
         few[..table.forward.len()].copy_from_slice(&table.forward);
         let forward = |x| permute_few(&few, x);
-        if presorted {
-            buffers.sort_presorted(fingerprints, forward, sorted_bits);
-        } else {
-            buffers.sort_mapped(fingerprints, |&x| forward(x), |&v| v, bits, false);
-        }
+        order(
+            buffers,
+            fingerprints,
+            forward,
+            presorted.then_some(sorted_bits),
+            bits,
+            table.key_bits,
+        );
     } else {
         let forward = |x| permute(&table.forward, x);
-        if presorted {
-            buffers.sort_presorted(fingerprints, forward, sorted_bits);
-        } else {
-            buffers.sort_mapped(fingerprints, |&x| forward(x), |&v| v, bits, false);
-        }
+        order(
+            buffers,
+            fingerprints,
+            forward,
+            presorted.then_some(sorted_bits),
+            bits,
+            table.key_bits,
+        );
     }
     let values = &buffers.values;
     let shift = 64 - table.key_bits;
@@ -248,6 +254,27 @@ fn run_table(
     sink.found.comparisons += comparisons;
     let largest = (largest as u64).min(values.len() as u64);
     sink.found.largest_bucket = sink.found.largest_bucket.max(largest);
+}
+
+/// Puts the permuted fingerprints in `buffers.values` with equal keys
+/// (their top `key_bits`) contiguous: from a presorted order when
+/// `presorted` gives the bits already in order; by one scatter on the top
+/// `bits` when those cover the key, as its groups are then the buckets and
+/// need no sorting inside; else by sorting.
+fn order(
+    buffers: &mut SortBuffers<u64>,
+    fingerprints: &[u64],
+    forward: impl Fn(u64) -> u64 + Sync,
+    presorted: Option<u32>,
+    bits: u32,
+    key_bits: u32,
+) {
+    let grouped = bits > 0 && bits == key_bits;
+    match presorted {
+        Some(sorted_bits) => buffers.sort_presorted(fingerprints, forward, sorted_bits),
+        None if grouped => buffers.group_mapped(fingerprints, |&x| forward(x), |&v| v, bits),
+        None => buffers.sort_mapped(fingerprints, |&x| forward(x), |&v| v, bits, false),
+    }
 }
 
 /// Compares every pair of a bucket of equal keys and emits those within k
