@@ -7,10 +7,10 @@
 //! equal keys. Brute force costs C(n, 2) comparisons. The model picks the
 //! cheapest, in units of one comparison (docs/SEARCH.md has the figures).
 
-/// Cost of putting one fingerprint through one table (permute, scatter,
-/// sort its bucket, scan), in comparisons: measured 15-24 ns a fingerprint
-/// (10^6 to 10^7 of them) against about 2 ns a comparison.
-const PASS_COST: f64 = 12.0;
+/// Cost of putting one fingerprint through one table (permute, count,
+/// scatter, scan), in comparisons: about 7.5 ns a fingerprint against 0.35
+/// ns a comparison with POPCNT (docs/SEARCH.md).
+const PASS_COST: f64 = 22.0;
 
 /// Tables beyond this are never planned (their list takes 8 bytes each);
 /// so many tables cost more than brute force below n of about 10^8.
