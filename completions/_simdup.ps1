@@ -100,7 +100,7 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
             [CompletionResult]::new('--glob', '--glob', [CompletionResultType]::ParameterName, 'Only files matching GLOB; `!GLOB` excludes. Repeatable')
             [CompletionResult]::new('--max-filesize', '--max-filesize', [CompletionResultType]::ParameterName, 'Skip files larger than SIZE (e.g. 512K, 10M, 2G)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
-            [CompletionResult]::new('--sdr', '--sdr', [CompletionResultType]::ParameterName, 'Print htm.core''s sparse encoding instead: the indices of the ACTIVE largest of SIZE sums')
+            [CompletionResult]::new('--sdr', '--sdr', [CompletionResultType]::ParameterName, 'Print htm.core''s sparse encoding instead: the indices of the ACTIVE largest of SIZE sums. Its features are single words, htm.core''s tokens, unless --shingle says otherwise')
             [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Worker threads (default: one per core)')
             [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Worker threads (default: one per core)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never')

@@ -95,7 +95,7 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand --glob 'Only files matching GLOB; `!GLOB` excludes. Repeatable'
             cand --max-filesize 'Skip files larger than SIZE (e.g. 512K, 10M, 2G)'
             cand --format 'Output format'
-            cand --sdr 'Print htm.core''s sparse encoding instead: the indices of the ACTIVE largest of SIZE sums'
+            cand --sdr 'Print htm.core''s sparse encoding instead: the indices of the ACTIVE largest of SIZE sums. Its features are single words, htm.core''s tokens, unless --shingle says otherwise'
             cand -j 'Worker threads (default: one per core)'
             cand --threads 'Worker threads (default: one per core)'
             cand --color 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never'

@@ -100,7 +100,7 @@ complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -s g -l glob 
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l max-filesize -d 'Skip files larger than SIZE (e.g. 512K, 10M, 2G)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l format -d 'Output format' -r -f -a "text\t'`<16 hex digits>  <path>`, after a header naming the options'
 jsonl\t'One JSON object per document'"
-complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l sdr -d 'Print htm.core\'s sparse encoding instead: the indices of the ACTIVE largest of SIZE sums' -r
+complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l sdr -d 'Print htm.core\'s sparse encoding instead: the indices of the ACTIVE largest of SIZE sums. Its features are single words, htm.core\'s tokens, unless --shingle says otherwise' -r
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -s j -l threads -d 'Worker threads (default: one per core)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l color -d 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set or TERM is dumb'
 always\t'Always'

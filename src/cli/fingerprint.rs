@@ -14,6 +14,9 @@ use simdup::report::fingerprints::{FingerprintFormat, FingerprintWriter};
 use super::Finished;
 use super::args::{FeatureArgs, WalkArgs};
 
+/// The features of `--sdr` unless `--shingle` is given: htm.core's tokens.
+const SDR_SHINGLE: &str = "words:1";
+
 /// Output formats of `simdup fingerprint`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum FingerprintFormatArg {
@@ -41,6 +44,7 @@ pub struct FingerprintArgs {
     pub format: FingerprintFormatArg,
 
     /// Print htm.core's sparse encoding instead: the indices of the ACTIVE largest of SIZE sums.
+    /// Its features are single words, htm.core's tokens, unless --shingle says otherwise.
     #[arg(long, value_name = "SIZE:ACTIVE")]
     pub sdr: Option<SdrShape>,
 
@@ -54,8 +58,14 @@ pub struct FingerprintArgs {
 }
 
 /// Runs `simdup fingerprint`.
-pub fn run(args: FingerprintArgs) -> anyhow::Result<Finished> {
+pub fn run(mut args: FingerprintArgs) -> anyhow::Result<Finished> {
     super::set_threads(args.threads)?;
+    if args.sdr.is_some() && args.features.shingle.is_none() {
+        // htm.core encodes a document's tokens; each distinct one is hashed
+        // once, so the encoding runs at tens of MB/s. Word 3-shingles are
+        // nearly all distinct: SHAKE256 would run per shingle (~4 MB/s).
+        args.features.shingle = Some(SDR_SHINGLE.parse()?);
+    }
     let options = args.features.to_options()?;
     let walk = args.walk.to_options()?;
     let fingerprinter = Fingerprinter::new(options.clone());

@@ -169,6 +169,25 @@ fn sdr_prints_active_indices() {
 }
 
 #[test]
+fn sdr_encodes_single_words_unless_told_otherwise() {
+    let dir = TestDir::new();
+    dir.create("a.txt", text(7, 300));
+    let run = |extra: &[&str]| {
+        let output = dir
+            .simdup()
+            .args(["fingerprint", "--sdr", "2048:40", "a.txt"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        stdout(&output)
+    };
+    let default = run(&[]);
+    assert_eq!(default, run(&["--shingle", "words:1"]));
+    assert_ne!(default, run(&["--shingle", "words:3"]));
+}
+
+#[test]
 fn chinese_text_fingerprints_sensibly() {
     let dir = TestDir::new();
     let original = "传统的哈希算法只负责将原始内容尽量均匀随机地映射为一个签名值，原理上仅相当于伪随机数产生算法。\
