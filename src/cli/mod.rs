@@ -24,7 +24,7 @@ Run `simdup help scan` for every option of the main job.
 
 Exit codes:
   0  ran fine
-  1  near-duplicates remained and --fail-on-duplicates was given
+  1  near-duplicates remained and --fail-on-duplicates was given (with --baseline: new ones)
   2  an error: bad arguments, a missing path, an unreadable file, a malformed record";
 
 /// Find near-duplicate documents with 64-bit SimHash.
@@ -116,7 +116,7 @@ Examples:
 
 Exit codes:
   0  ran fine
-  1  near-duplicates remained and --fail-on-duplicates was given
+  1  near-duplicates remained and --fail-on-duplicates was given (with --baseline: new ones)
   2  an error: bad arguments, a missing path, an unreadable file, a malformed record";
 
 const FINGERPRINT_EXAMPLES: &str = "\

@@ -3,6 +3,7 @@
 //! [`Report`] is what every format writes; the writers live in one module
 //! each and take any `W: Write`, so tests write into a `Vec<u8>`.
 
+pub mod baseline;
 mod csv;
 pub mod fingerprints;
 mod json;
@@ -15,9 +16,12 @@ pub use names::Names;
 pub use paint::Paint;
 pub use summary::write_summary;
 
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use serde::Serialize;
+
+use baseline::{BaselineSummary, DocKey};
 
 use crate::diag::Tally;
 
@@ -227,6 +231,12 @@ pub struct Report {
     pub pairs: Vec<ReportPair>,
     /// Groups in order of first member.
     pub groups: Vec<ReportGroup>,
+    /// The baseline keys of the documents of listed pairs, by number, when
+    /// they were asked for (baselines, SARIF); empty otherwise.
+    pub keys: BTreeMap<u32, DocKey>,
+    /// How the pairs compared with a baseline (`--baseline`): only the
+    /// new pairs are then in `pairs`.
+    pub baseline: Option<BaselineSummary>,
 }
 
 impl Report {
@@ -307,6 +317,8 @@ pub(crate) mod tests {
                 id: 1,
                 members: vec![0, 1, 2],
             }],
+            keys: BTreeMap::new(),
+            baseline: None,
         }
     }
 

@@ -1,7 +1,7 @@
 //! CI mode of `simdup scan`: ignore files, baselines, SARIF and the
 //! annotation formats (issue 11).
 
-use crate::util::{TestDir, stderr, stdout, text};
+use crate::util::{TestDir, edit, stderr, stdout, text};
 
 /// Runs `simdup scan ARGS` in `dir` and returns the output.
 fn scan(dir: &TestDir, args: &[&str]) -> std::process::Output {
@@ -82,4 +82,183 @@ fn gitignore_outside_a_repository_is_not_honoured() {
         "{}",
         stderr(&output)
     );
+}
+
+/// A repository with two accepted near-duplicate pairs in docs/.
+fn accepted_duplicates() -> TestDir {
+    let dir = TestDir::new();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    let a = text(10, 400);
+    let c = text(11, 400);
+    dir.create("docs/a.md", &a);
+    dir.create("docs/b.md", edit(&a, &[5, 50, 100]));
+    dir.create("docs/c.md", &c);
+    dir.create("docs/d.md", edit(&c, &[9, 90, 190]));
+    dir.create("docs/unique.md", text(12, 400));
+    dir
+}
+
+fn baseline_summary(output: &std::process::Output) -> serde_json::Value {
+    json(output)["baseline"].clone()
+}
+
+#[test]
+fn baseline_accepts_renames_and_edits_and_fails_on_new_copies() {
+    let dir = accepted_duplicates();
+    let write = scan(
+        &dir,
+        &["docs", "--write-baseline", "simdup.baseline", "-j", "1"],
+    );
+    assert_eq!(write.status.code(), Some(0), "{}", stderr(&write));
+    let recorded = std::fs::read_to_string(dir.path().join("simdup.baseline")).unwrap();
+    let lines: Vec<&str> = recorded.lines().collect();
+    assert_eq!(lines[0], "# simdup baseline v1");
+    assert!(lines[1].starts_with("# features words:3,"), "{recorded}");
+    assert_eq!(lines.len(), 4, "{recorded}");
+    assert!(lines[2].starts_with("docs/a.md\tdocs/b.md\t"), "{recorded}");
+    assert!(lines[3].starts_with("docs/c.md\tdocs/d.md\t"), "{recorded}");
+    // The same file with any thread count.
+    scan(
+        &dir,
+        &["docs", "--write-baseline", "again.baseline", "-j", "2"],
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("again.baseline")).unwrap(),
+        recorded
+    );
+
+    let check = [
+        "docs",
+        "--baseline",
+        "simdup.baseline",
+        "--fail-on-duplicates",
+    ];
+    let json_check = [&check[..], &["--format", "json"]].concat();
+    // 1. Accepted duplicates: exit 0, nothing listed.
+    let output = scan(&dir, &check);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "");
+    assert!(
+        stderr(&output).contains("baseline simdup.baseline: 2 accepted, 0 new"),
+        "{}",
+        stderr(&output)
+    );
+
+    // 2. A rename and a small edit keep both pairs accepted.
+    std::fs::create_dir(dir.path().join("docs/moved")).unwrap();
+    std::fs::rename(
+        dir.path().join("docs/a.md"),
+        dir.path().join("docs/moved/renamed.md"),
+    )
+    .unwrap();
+    let d = std::fs::read_to_string(dir.path().join("docs/d.md")).unwrap();
+    dir.create("docs/d.md", edit(&d, &[300]));
+    let output = scan(&dir, &json_check);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let summary = baseline_summary(&output);
+    assert_eq!(
+        (summary["accepted"].as_u64(), summary["new"].as_u64()),
+        (Some(2), Some(0))
+    );
+    assert_eq!(summary["stale"], serde_json::json!([]));
+    assert_eq!(json(&output)["pairs"], serde_json::json!([]));
+
+    // 3. A new near-copy of an accepted document: exit 1, only the new
+    // pairs listed, in every format.
+    let c = std::fs::read_to_string(dir.path().join("docs/c.md")).unwrap();
+    dir.create("docs/e.md", edit(&c, &[33]));
+    let output = scan(&dir, &json_check);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let value = json(&output);
+    assert_eq!(
+        pairs(&value),
+        ["docs/c.md docs/e.md", "docs/d.md docs/e.md"]
+    );
+    assert_eq!(value["baseline"]["accepted"], 2);
+    assert_eq!(value["baseline"]["new"], 2);
+    let table = scan(&dir, &check);
+    assert_eq!(table.status.code(), Some(1));
+    let rows: Vec<String> = stdout(&table).lines().skip(1).map(String::from).collect();
+    assert_eq!(rows.len(), 2, "{}", stdout(&table));
+    assert!(
+        rows.iter().all(|line| line.ends_with("docs/e.md")),
+        "{rows:?}"
+    );
+    let groups = scan(&dir, &[&json_check[..], &["--groups"]].concat());
+    let groups = json(&groups)["groups"].clone();
+    assert_eq!(groups.as_array().unwrap().len(), 1, "{groups}");
+    assert_eq!(groups[0]["members"].as_array().unwrap().len(), 3);
+    let csv = scan(&dir, &[&check[..], &["--format", "csv"]].concat());
+    assert_eq!(stdout(&csv).lines().count(), 3);
+    // Without --fail-on-duplicates, new pairs do not fail the run.
+    let output = scan(&dir, &["docs", "--baseline", "simdup.baseline"]);
+    assert_eq!(output.status.code(), Some(0));
+}
+
+#[test]
+fn stale_entries_are_reported_and_update_baseline_drops_them() {
+    let dir = accepted_duplicates();
+    scan(&dir, &["docs", "--write-baseline", "simdup.baseline"]);
+    std::fs::remove_file(dir.path().join("docs/b.md")).unwrap();
+    std::fs::rename(dir.path().join("docs/c.md"), dir.path().join("docs/c2.md")).unwrap();
+    let check = [
+        "docs",
+        "--baseline",
+        "simdup.baseline",
+        "--fail-on-duplicates",
+    ];
+    let output = scan(&dir, &[&check[..], &["--format", "json"]].concat());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let summary = baseline_summary(&output);
+    assert_eq!(summary["accepted"], 1);
+    assert_eq!(
+        summary["stale"],
+        serde_json::json!([{"a": "docs/a.md", "b": "docs/b.md"}])
+    );
+    assert_eq!(summary["updated"], false);
+    assert!(stderr(&output).contains("1 stale"), "{}", stderr(&output));
+    assert!(stderr(&output).contains("simdup: stale: docs/a.md docs/b.md"));
+
+    let output = scan(&dir, &[&check[..], &["--update-baseline"]].concat());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let rewritten = std::fs::read_to_string(dir.path().join("simdup.baseline")).unwrap();
+    let entries: Vec<&str> = rewritten.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(entries.len(), 1, "{rewritten}");
+    assert!(
+        entries[0].starts_with("docs/c2.md\tdocs/d.md\t"),
+        "{rewritten}"
+    );
+    let output = scan(&dir, &[&check[..], &["--format", "json"]].concat());
+    assert_eq!(baseline_summary(&output)["stale"], serde_json::json!([]));
+    assert_eq!(baseline_summary(&output)["accepted"], 1);
+}
+
+#[test]
+fn baseline_errors() {
+    let dir = accepted_duplicates();
+    // A missing or foreign baseline is an error, not an empty baseline.
+    let output = scan(
+        &dir,
+        &["docs", "--baseline", "missing", "--fail-on-duplicates"],
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("cannot read the baseline missing"),
+        "{}",
+        stderr(&output)
+    );
+    dir.create("foreign", "a\tb\n");
+    let output = scan(&dir, &["docs", "--baseline", "foreign"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("foreign:1: not a simdup baseline"));
+    let output = scan(&dir, &["--update-baseline", "docs"]);
+    assert_eq!(output.status.code(), Some(2));
+    let output = dir
+        .simdup()
+        .args(["scan", "-", "--write-baseline", "b"])
+        .write_stdin("x\n")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("baselines need documents read from files"));
 }
