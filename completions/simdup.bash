@@ -438,7 +438,7 @@ _simdup() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv sarif" -- "${cur}"))
                     return 0
                     ;;
                 --baseline)

@@ -24,6 +24,8 @@ pub enum FormatArg {
     Jsonl,
     /// CSV with a header line.
     Csv,
+    /// SARIF 2.1.0 for code scanning: one result per pair, a location in each file.
+    Sarif,
 }
 
 /// Arguments of `simdup scan`.
@@ -163,6 +165,7 @@ pub fn run(args: ScanArgs, color: super::ColorArg) -> anyhow::Result<Finished> {
         FormatArg::Json => Format::Json,
         FormatArg::Jsonl => Format::Jsonl,
         FormatArg::Csv => Format::Csv,
+        FormatArg::Sarif => Format::Sarif,
     };
     let listing = if args.groups {
         Listing::Groups
@@ -200,7 +203,8 @@ fn baseline(
     if !needs_keys(args) {
         return Ok(());
     }
-    report.keys = baseline::document_keys(report, &options.features, diag);
+    let required = args.baseline.is_some() || args.write_baseline.is_some();
+    report.keys = baseline::document_keys(report, &options.features, required, diag);
     if report.stats.pairs < report.stats.pairs_found
         && (args.baseline.is_some() || args.write_baseline.is_some())
     {
@@ -238,9 +242,10 @@ fn baseline(
     Ok(())
 }
 
-/// Whether the documents of the pairs need their baseline keys.
+/// Whether the documents of the pairs need their baseline keys (SARIF
+/// fingerprints are made of them).
 fn needs_keys(args: &ScanArgs) -> bool {
-    args.baseline.is_some() || args.write_baseline.is_some()
+    args.baseline.is_some() || args.write_baseline.is_some() || args.format == FormatArg::Sarif
 }
 
 fn read_baseline(file: &Path) -> anyhow::Result<Baseline> {
@@ -331,7 +336,8 @@ fn inputs(args: &ScanArgs) -> anyhow::Result<Inputs> {
     let reads_files = args.records.is_none() && !stdin_records;
     if !reads_files && needs_keys(args) {
         anyhow::bail!(
-            "baselines need documents read from files: records from stdin cannot be read again"
+            "baselines and --format sarif need documents read from files: records from stdin \
+             cannot be read again"
         );
     }
     let modes = [

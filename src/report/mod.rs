@@ -9,6 +9,7 @@ pub mod fingerprints;
 mod json;
 pub mod names;
 mod paint;
+pub mod sarif;
 mod summary;
 mod table;
 
@@ -39,6 +40,8 @@ pub enum Format {
     Jsonl,
     /// RFC 4180 CSV with a header line.
     Csv,
+    /// SARIF 2.1.0: one result per pair, for code scanning.
+    Sarif,
 }
 
 /// Whether the report lists pairs or groups.
@@ -265,6 +268,7 @@ pub fn write<W: Write>(
         Format::Json => json::write_document(report, listing, out),
         Format::Jsonl => json::write_lines(report, listing, out),
         Format::Csv => csv::write(report, listing, out),
+        Format::Sarif => sarif::write(report, out),
     }
 }
 

@@ -260,5 +260,113 @@ fn baseline_errors() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("baselines need documents read from files"));
+    assert!(stderr(&output).contains("need documents read from files"));
+}
+
+/// Checks what the SARIF 2.1.0 schema requires of the parts simdup
+/// writes: a log has `version` and `runs`; a run has `tool.driver.name`;
+/// a rule has `id`; a result has `message.text`; a physical location has
+/// an artifact location with a `uri`, and a region's `startLine` is at
+/// least 1; `level` is one of the schema's values.
+fn assert_sarif_shape(value: &serde_json::Value) {
+    assert_eq!(value["version"], "2.1.0");
+    assert_eq!(
+        value["$schema"],
+        "https://json.schemastore.org/sarif-2.1.0.json"
+    );
+    let runs = value["runs"].as_array().expect("runs is an array");
+    assert_eq!(runs.len(), 1);
+    let driver = &runs[0]["tool"]["driver"];
+    assert!(driver["name"].is_string());
+    let rules = driver["rules"].as_array().unwrap();
+    assert!(rules.iter().all(|rule| rule["id"].is_string()));
+    for result in runs[0]["results"].as_array().expect("results is an array") {
+        assert!(result["message"]["text"].is_string(), "{result}");
+        assert!(["none", "note", "warning", "error"].contains(&result["level"].as_str().unwrap()));
+        let rule = result["ruleIndex"].as_u64().unwrap() as usize;
+        assert_eq!(rules[rule]["id"], result["ruleId"]);
+        let locations = result["locations"].as_array().unwrap();
+        assert_eq!(locations.len(), 2, "{result}");
+        for location in locations {
+            let physical = &location["physicalLocation"];
+            assert!(
+                physical["artifactLocation"]["uri"].is_string(),
+                "{location}"
+            );
+            assert!(physical["region"]["startLine"].as_u64().unwrap() >= 1);
+        }
+        if let Some(fingerprints) = result.get("partialFingerprints") {
+            assert!(
+                fingerprints
+                    .as_object()
+                    .unwrap()
+                    .values()
+                    .all(|v| v.is_string())
+            );
+        }
+    }
+}
+
+#[test]
+fn sarif_has_one_result_per_pair_and_stable_fingerprints() {
+    let dir = accepted_duplicates();
+    let run = |dir: &TestDir, threads: &str| {
+        let output = scan(dir, &["./docs", "--format", "sarif", "-j", threads]);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        output.stdout
+    };
+    let first = run(&dir, "1");
+    assert_eq!(run(&dir, "2"), first, "SARIF depends on the thread count");
+    let value: serde_json::Value = serde_json::from_slice(&first).unwrap();
+    assert_sarif_shape(&value);
+    let results = value["runs"][0]["results"].as_array().unwrap().clone();
+    assert_eq!(results.len(), 2);
+    let uri = |result: &serde_json::Value, side: usize| {
+        result["locations"][side]["physicalLocation"]["artifactLocation"]["uri"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let ab = results
+        .iter()
+        .find(|result| uri(result, 0) == "docs/a.md")
+        .expect("the pair of a.md");
+    assert_eq!(uri(ab, 1), "docs/b.md");
+    assert_eq!(ab["ruleId"], "near-duplicate");
+    assert!(
+        ab["message"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("Jaccard 0."),
+        "{}",
+        ab["message"]
+    );
+    let fingerprint = ab["partialFingerprints"]["simdupPair/v1"].clone();
+    assert!(fingerprint.is_string());
+
+    // A rename keeps the fingerprint, so code scanning keeps the alert.
+    std::fs::rename(dir.path().join("docs/a.md"), dir.path().join("docs/z.md")).unwrap();
+    let value: serde_json::Value = serde_json::from_slice(&run(&dir, "1")).unwrap();
+    let renamed = value["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|result| uri(result, 1) == "docs/z.md")
+        .expect("the renamed pair")
+        .clone();
+    assert_eq!(renamed["partialFingerprints"]["simdupPair/v1"], fingerprint);
+
+    // With a baseline, only the new pairs are results.
+    scan(&dir, &["docs", "--write-baseline", "b.txt"]);
+    dir.create("docs/e.md", text(10, 400));
+    let output = scan(&dir, &["docs", "--baseline", "b.txt", "--format", "sarif"]);
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_sarif_shape(&value);
+    let results = value["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2, "{value}");
+    assert!(
+        results
+            .iter()
+            .all(|result| uri(result, 0) == "docs/e.md" || uri(result, 1) == "docs/e.md")
+    );
 }

@@ -35,12 +35,15 @@ use crate::report::baseline::{Baseline, BaselineEntry, BaselineSummary, DocKey, 
 pub const EDIT_DISTANCE: u32 = 8;
 
 /// Reads again every document of a listed pair and returns its key, by
-/// document number. A document that cannot be read is an error in `diag`
-/// and has no key (its pairs cannot be matched: they count as new). Only
-/// regular files are read: a FIFO is never opened twice.
+/// document number. A document that cannot be read has no key (its pairs
+/// cannot be matched: they count as new); it is an error in `diag` when
+/// the keys are `required` (baselines), else a note (SARIF fingerprints
+/// are optional). Only regular files are read: a FIFO is never opened
+/// twice.
 pub fn document_keys(
     report: &Report,
     features: &FeatureOptions,
+    required: bool,
     diag: &mut Diagnostics,
 ) -> BTreeMap<u32, DocKey> {
     let ids: BTreeSet<u32> = report.pairs.iter().flat_map(|p| [p.a, p.b]).collect();
@@ -56,10 +59,17 @@ pub fn document_keys(
             Ok(key) => {
                 keys.insert(id, key);
             }
-            Err(error) => diag.error(format_args!(
-                "{}: {error} (while computing its baseline key)",
-                report.name(id)
-            )),
+            Err(error) => {
+                let message = format_args!(
+                    "{}: {error} (while computing its baseline key)",
+                    report.name(id)
+                );
+                if required {
+                    diag.error(message);
+                } else {
+                    diag.note(message);
+                }
+            }
         }
     }
     keys
