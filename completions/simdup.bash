@@ -438,7 +438,7 @@ _simdup() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv sarif github markdown" -- "${cur}"))
                     return 0
                     ;;
                 --baseline)

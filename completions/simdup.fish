@@ -66,7 +66,9 @@ complete -c simdup -n "__fish_simdup_using_subcommand scan" -l format -d 'Output
 json\t'One JSON document with version, params, stats, pairs and groups'
 jsonl\t'One JSON object per pair (or group) per line'
 csv\t'CSV with a header line'
-sarif\t'SARIF 2.1.0 for code scanning: one result per pair, a location in each file'"
+sarif\t'SARIF 2.1.0 for code scanning: one result per pair, a location in each file'
+github\t'GitHub Actions annotations: a ::warning in each file of each pair'
+markdown\t'A Markdown heading and table, for $GITHUB_STEP_SUMMARY or a PR comment'"
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l baseline -d 'Accept the pairs recorded in FILE: only new pairs are listed and fail the run' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l write-baseline -d 'Record today\'s pairs in FILE (a baseline accepting all of them)' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -s j -l threads -d 'Worker threads (default: one per core)' -r

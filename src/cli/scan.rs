@@ -26,6 +26,10 @@ pub enum FormatArg {
     Csv,
     /// SARIF 2.1.0 for code scanning: one result per pair, a location in each file.
     Sarif,
+    /// GitHub Actions annotations: a ::warning in each file of each pair.
+    Github,
+    /// A Markdown heading and table, for $GITHUB_STEP_SUMMARY or a PR comment.
+    Markdown,
 }
 
 /// Arguments of `simdup scan`.
@@ -166,6 +170,8 @@ pub fn run(args: ScanArgs, color: super::ColorArg) -> anyhow::Result<Finished> {
         FormatArg::Jsonl => Format::Jsonl,
         FormatArg::Csv => Format::Csv,
         FormatArg::Sarif => Format::Sarif,
+        FormatArg::Github => Format::Github,
+        FormatArg::Markdown => Format::Markdown,
     };
     let listing = if args.groups {
         Listing::Groups
@@ -334,10 +340,10 @@ fn inputs(args: &ScanArgs) -> anyhow::Result<Inputs> {
         );
     }
     let reads_files = args.records.is_none() && !stdin_records;
-    if !reads_files && needs_keys(args) {
+    if !reads_files && (needs_keys(args) || args.format == FormatArg::Github) {
         anyhow::bail!(
-            "baselines and --format sarif need documents read from files: records from stdin \
-             cannot be read again"
+            "baselines, --format sarif and --format github need documents read from files, \
+             not records from stdin"
         );
     }
     let modes = [

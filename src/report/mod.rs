@@ -6,7 +6,9 @@
 pub mod baseline;
 mod csv;
 pub mod fingerprints;
+mod github;
 mod json;
+mod markdown;
 pub mod names;
 mod paint;
 pub mod sarif;
@@ -42,6 +44,10 @@ pub enum Format {
     Csv,
     /// SARIF 2.1.0: one result per pair, for code scanning.
     Sarif,
+    /// GitHub Actions workflow commands: a warning in each file of a pair.
+    Github,
+    /// A Markdown heading and table, for a step summary.
+    Markdown,
 }
 
 /// Whether the report lists pairs or groups.
@@ -269,6 +275,8 @@ pub fn write<W: Write>(
         Format::Jsonl => json::write_lines(report, listing, out),
         Format::Csv => csv::write(report, listing, out),
         Format::Sarif => sarif::write(report, out),
+        Format::Github => github::write(report, out),
+        Format::Markdown => markdown::write(report, listing, out),
     }
 }
 

@@ -126,7 +126,7 @@ fn location(name: &str, cwd: Option<&Path>) -> Value {
 /// The path as a relative reference with `/` separators: a relative path
 /// without its `.` components, or an absolute one below `cwd`; `None` for
 /// an absolute path elsewhere.
-fn relative(path: &Path, cwd: Option<&Path>) -> Option<String> {
+pub(super) fn relative(path: &Path, cwd: Option<&Path>) -> Option<String> {
     let path = if path.is_absolute() {
         path.strip_prefix(cwd?).ok()?
     } else {

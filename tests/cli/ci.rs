@@ -370,3 +370,55 @@ fn sarif_has_one_result_per_pair_and_stable_fingerprints() {
             .all(|result| uri(result, 0) == "docs/e.md" || uri(result, 1) == "docs/e.md")
     );
 }
+
+/// Compares output with a golden file in tests/cli/golden/; with
+/// `SIMDUP_BLESS=1`, rewrites the file instead.
+fn golden(name: &str, output: &[u8]) {
+    let path = crate::util::repo().join("tests/cli/golden").join(name);
+    if std::env::var_os("SIMDUP_BLESS").is_some() {
+        std::fs::write(&path, output).unwrap();
+    }
+    let expected = std::fs::read(&path).unwrap_or_default();
+    assert!(
+        expected == output,
+        "tests/cli/golden/{name} differs (SIMDUP_BLESS=1 rewrites it); got:\n{}",
+        String::from_utf8_lossy(output)
+    );
+}
+
+#[test]
+fn github_and_markdown_formats_match_their_golden_files() {
+    let dir = accepted_duplicates();
+    scan(&dir, &["docs", "--write-baseline", "simdup.baseline"]);
+    let c = std::fs::read_to_string(dir.path().join("docs/c.md")).unwrap();
+    dir.create("docs/new copy|1.md", edit(&c, &[33]));
+    std::fs::remove_file(dir.path().join("docs/b.md")).unwrap();
+    let run = |args: &[&str]| {
+        let output = scan(&dir, args);
+        assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+        output.stdout
+    };
+    let check = [
+        "docs",
+        "--baseline",
+        "simdup.baseline",
+        "--fail-on-duplicates",
+        "-q",
+    ];
+    golden(
+        "baseline.github",
+        &run(&[&check[..], &["--format", "github"]].concat()),
+    );
+    golden(
+        "baseline.md",
+        &run(&[&check[..], &["--format", "markdown"]].concat()),
+    );
+    golden(
+        "baseline-groups.md",
+        &run(&[&check[..], &["--format", "markdown", "--groups"]].concat()),
+    );
+    golden(
+        "all.md",
+        &run(&["docs", "--fail-on-duplicates", "--format", "markdown"]),
+    );
+}
