@@ -25,7 +25,8 @@ Run `simdup help scan` for every option of the main job.
 Exit codes:
   0  ran fine
   1  near-duplicates remained and --fail-on-duplicates was given (with --baseline: new ones)
-  2  an error: bad arguments, a missing path, an unreadable file, a malformed record";
+  2  an error: bad arguments, a missing path, an unreadable file, a malformed record;
+     or nothing to compare with --fail-on-duplicates";
 
 /// Find near-duplicate documents with 64-bit SimHash.
 #[derive(Parser, Debug)]
@@ -117,7 +118,8 @@ Examples:
 Exit codes:
   0  ran fine
   1  near-duplicates remained and --fail-on-duplicates was given (with --baseline: new ones)
-  2  an error: bad arguments, a missing path, an unreadable file, a malformed record";
+  2  an error: bad arguments, a missing path, an unreadable file, a malformed record;
+     or nothing to compare with --fail-on-duplicates";
 
 const FINGERPRINT_EXAMPLES: &str = "\
 Examples:
@@ -147,6 +149,8 @@ pub enum RecordsArg {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Finished {
     /// Some input could not be read or parsed: the result is incomplete.
+    /// Also set when `--fail-on-duplicates` was asked of a scan that found
+    /// no document to compare: such a result certifies nothing either.
     pub errored: bool,
     /// Near-duplicates remained after every filter and the user asked to
     /// fail on them (`--fail-on-duplicates`).

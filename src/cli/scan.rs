@@ -191,8 +191,26 @@ pub fn run(args: ScanArgs, color: super::ColorArg) -> anyhow::Result<Finished> {
         Some(baseline) => baseline.new > 0,
         None => report.stats.pairs_found > 0,
     };
+    // A run that compared nothing must not look like a clean one in CI.
+    let inputs = &report.stats.inputs;
+    let saw_nothing = inputs.fingerprinted + inputs.too_short == 0;
+    if saw_nothing {
+        diag.warn(format_args!(
+            "no document to compare ({} seen): a wrong path, or everything skipped{}",
+            if inputs.seen == 1 {
+                "1 input".to_string()
+            } else {
+                format!("{} inputs", inputs.seen)
+            },
+            if args.fail_on_duplicates {
+                "; --fail-on-duplicates fails the run (exit 2)"
+            } else {
+                ""
+            }
+        ));
+    }
     Ok(Finished {
-        errored: diag.errored(),
+        errored: diag.errored() || (saw_nothing && args.fail_on_duplicates),
         failed_on_duplicates: found && args.fail_on_duplicates,
     })
 }

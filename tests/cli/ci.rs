@@ -422,3 +422,25 @@ fn github_and_markdown_formats_match_their_golden_files() {
         &run(&["docs", "--fail-on-duplicates", "--format", "markdown"]),
     );
 }
+
+#[test]
+fn a_run_that_saw_nothing_warns_and_fails_in_ci() {
+    let dir = TestDir::new();
+    dir.create("docs/a.md", text(3, 300));
+    dir.create("docs/.ignore", "*.md\n");
+    let output = scan(&dir, &["docs", "--fail-on-duplicates"]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("warning: no document to compare (2 inputs seen)"),
+        "{}",
+        stderr(&output)
+    );
+    // Without the CI switch it is only a warning.
+    let output = scan(&dir, &["docs"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(stderr(&output).contains("no document to compare"));
+    // An empty directory too.
+    std::fs::create_dir(dir.path().join("empty")).unwrap();
+    let output = scan(&dir, &["empty", "--fail-on-duplicates", "-q"]);
+    assert_eq!(output.status.code(), Some(2));
+}
