@@ -444,3 +444,73 @@ fn a_run_that_saw_nothing_warns_and_fails_in_ci() {
     let output = scan(&dir, &["empty", "--fail-on-duplicates", "-q"]);
     assert_eq!(output.status.code(), Some(2));
 }
+
+/// The SARIF 2.1.0 JSON schema (release 2.1.0-rtm.5, JSON Schema
+/// draft-04), vendored from the npm package `@microsoft/jest-sarif`
+/// 1.0.0-beta.0 (MIT), `lib/schemas/sarif-2.1.0-rtm.5.json`, unchanged.
+const SARIF_SCHEMA: &str = include_str!("schemas/sarif-2.1.0-rtm.5.json");
+
+/// Validates a SARIF log against the vendored schema, formats included.
+fn assert_valid_sarif(log: &serde_json::Value) {
+    let schema: serde_json::Value = serde_json::from_str(SARIF_SCHEMA).unwrap();
+    let mut schemas = boon::Schemas::new();
+    let mut compiler = boon::Compiler::new();
+    compiler.enable_format_assertions();
+    let location = "file:///sarif-2.1.0-rtm.5.json";
+    compiler.add_resource(location, schema).unwrap();
+    let index = compiler.compile(location, &mut schemas).unwrap();
+    if let Err(error) = schemas.validate(log, index) {
+        panic!("invalid SARIF: {error:#}\n{log:#}");
+    }
+}
+
+#[test]
+fn sarif_validates_against_the_sarif_2_1_0_schema() {
+    let dir = accepted_duplicates();
+    let a = std::fs::read_to_string(dir.path().join("docs/a.md")).unwrap();
+    dir.create("docs/odd name, 100%.md", &a);
+    for args in [
+        &["./docs", "--format", "sarif"][..],
+        &["docs", "--format", "sarif", "--raw"],
+        &["docs", "--format", "sarif", "--groups"],
+        &["docs/unique.md", "--format", "sarif"],
+    ] {
+        let output = scan(&dir, args);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_valid_sarif(&value);
+        assert_sarif_shape(&value);
+    }
+    // An absolute path below the working directory: a relative URI.
+    let docs = std::fs::canonicalize(dir.path().join("docs")).unwrap();
+    let sarif_uri = |cwd: &std::path::Path| {
+        let output = dir
+            .simdup()
+            .current_dir(cwd)
+            .args(["scan", "--format", "sarif"])
+            .arg(&docs)
+            .output()
+            .unwrap();
+        let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_valid_sarif(&value);
+        value["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+            ["uri"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let uri = sarif_uri(&docs);
+    assert!(!uri.starts_with('/') && !uri.starts_with("file:"), "{uri}");
+    // Outside it: an absolute file URI.
+    std::fs::create_dir(dir.path().join("elsewhere")).unwrap();
+    let uri = sarif_uri(&dir.path().join("elsewhere"));
+    assert!(uri.starts_with("file:///"), "{uri}");
+}
+
+#[test]
+fn an_invalid_log_fails_the_schema_check() {
+    let result = std::panic::catch_unwind(|| {
+        assert_valid_sarif(&serde_json::json!({"version": "2.1.0", "runs": [{"results": []}]}))
+    });
+    assert!(result.is_err(), "a run without a tool passed the schema");
+}
