@@ -514,3 +514,71 @@ fn an_invalid_log_fails_the_schema_check() {
     });
     assert!(result.is_err(), "a run without a tool passed the schema");
 }
+
+/// The end-to-end scenario, in a real git repository: every exit
+/// code a CI job can see.
+#[test]
+fn ci_scenario_in_a_git_repository() {
+    let dir = TestDir::new();
+    let git = |args: &[&str]| {
+        let status = std::process::Command::new("git")
+            .args(args)
+            .current_dir(dir.path())
+            .stdout(std::process::Stdio::null())
+            .status()
+            .expect("git runs");
+        assert!(status.success(), "git {args:?}");
+    };
+    git(&["init", "-q"]);
+    let a = text(20, 500);
+    dir.create("docs/install.md", &a);
+    dir.create("docs/setup.md", edit(&a, &[10, 200]));
+    dir.create("docs/other.md", text(21, 500));
+    dir.create(".gitignore", "/build/\n");
+    let check = |args: &[&str]| {
+        let output = scan(&dir, &[&[".", "--fail-on-duplicates"][..], args].concat());
+        (output.status.code(), stdout(&output), stderr(&output))
+    };
+    std::fs::create_dir(dir.path().join("build")).unwrap();
+    let write = scan(&dir, &["docs", "--write-baseline", ".simdup-baseline"]);
+    assert_eq!(write.status.code(), Some(0), "{}", stderr(&write));
+
+    // 1. Accepted duplicates with their baseline: exit 0.
+    let (code, out, err) = check(&["--baseline", ".simdup-baseline"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out, "");
+    // 2. A rename of an accepted file (git mv): still 0.
+    git(&["add", "."]);
+    git(&["mv", "docs/setup.md", "docs/getting-started.md"]);
+    let (code, _, err) = check(&["--baseline", ".simdup-baseline"]);
+    assert_eq!(code, Some(0), "{err}");
+    // 3. Build output ignored by .gitignore is not scanned: still 0.
+    dir.create("build/install.md", &a);
+    let (code, _, err) = check(&["--baseline", ".simdup-baseline"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("ignored"), "{err}");
+    // 4. A new near-copy: exit 1, only the new pairs listed.
+    dir.create("docs/faq.md", edit(&a, &[40]));
+    let (code, out, err) = check(&["--baseline", ".simdup-baseline", "--format", "jsonl"]);
+    assert_eq!(code, Some(1), "{err}");
+    let listed: Vec<String> = out
+        .lines()
+        .map(|line| {
+            let pair: serde_json::Value = serde_json::from_str(line).unwrap();
+            format!(
+                "{} {}",
+                pair["a"].as_str().unwrap(),
+                pair["b"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(listed.len(), 2, "{out}");
+    assert!(
+        listed.iter().all(|pair| pair.contains("docs/faq.md")),
+        "{listed:?}"
+    );
+    assert!(err.contains("1 accepted, 2 new"), "{err}");
+    // 5. A scan that matches nothing (a wrong glob): exit 2.
+    let output = scan(&dir, &["docs", "-g", "*.rst", "--fail-on-duplicates"]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+}
