@@ -114,6 +114,9 @@ Examples:
   simdup scan --records jsonl --id-field id < tickets.jsonl
   simdup scan --fingerprints shard1.txt shard2.txt   search saved fingerprints
   simdup scan docs/ -q --fail-on-duplicates  for CI: exit 1 when any are found
+  simdup scan docs/ --write-baseline dups.baseline   accept today's pairs
+  simdup scan docs/ --baseline dups.baseline   list only pairs it does not accept
+  simdup scan docs/ --format sarif > dups.sarif   for code scanning
 
 Exit codes:
   0  ran fine
