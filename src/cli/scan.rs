@@ -233,7 +233,8 @@ fn baseline(
         && (args.baseline.is_some() || args.write_baseline.is_some())
     {
         diag.warn(format_args!(
-            "only the {} listed pairs are compared with or written to the baseline              (--max-pairs); the others count as new",
+            "only the {} listed pairs are compared with or written to the baseline \
+             (--max-pairs); the others count as new",
             report.stats.pairs
         ));
     }
@@ -247,7 +248,8 @@ fn baseline(
     let by_simhash = recorded.digest() == Some(options.features.digest().as_str());
     if !by_simhash && !recorded.entries.is_empty() {
         diag.warn(format_args!(
-            "{} was written with other feature options ({}); its pairs are matched by              content only (rewrite it with --write-baseline)",
+            "{} was written with other feature options ({}); its pairs are matched by \
+             content only (rewrite it with --write-baseline)",
             file.display(),
             recorded.features
         ));

@@ -582,3 +582,25 @@ fn ci_scenario_in_a_git_repository() {
     let output = scan(&dir, &["docs", "-g", "*.rst", "--fail-on-duplicates"]);
     assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
 }
+
+#[test]
+fn a_baseline_of_other_feature_options_matches_by_content_only() {
+    let dir = accepted_duplicates();
+    scan(&dir, &["docs", "--write-baseline", "simdup.baseline"]);
+    let d = std::fs::read_to_string(dir.path().join("docs/d.md")).unwrap();
+    dir.create("docs/d.md", edit(&d, &[300]));
+    let args = ["docs", "--baseline", "simdup.baseline", "--format", "json"];
+    // Same options: the edited pair is accepted by SimHash.
+    let output = scan(&dir, &args);
+    assert_eq!(baseline_summary(&output)["accepted"], 2);
+    // Other options: SimHashes are not comparable, so only the unchanged
+    // pair is accepted, and a warning says why.
+    let output = scan(&dir, &[&args[..], &["--shingle", "words:2"]].concat());
+    assert_eq!(baseline_summary(&output)["accepted"], 1);
+    assert_eq!(baseline_summary(&output)["new"], 1);
+    assert!(
+        stderr(&output).contains("was written with other feature options"),
+        "{}",
+        stderr(&output)
+    );
+}
