@@ -259,7 +259,13 @@ fn baseline(
         .update_baseline
         .then(|| baseline::refreshed(report, &comparison, &options.features));
     baseline::apply(report, &recorded, &comparison, file.display().to_string());
-    if let Some(refreshed) = refreshed {
+    if refreshed.is_some() && diag.errored() {
+        // An input that could not be read would drop its entries.
+        diag.warn(format_args!(
+            "{} not updated: this run had errors",
+            file.display()
+        ));
+    } else if let Some(refreshed) = refreshed {
         write_baseline(file, &refreshed)?;
         if let Some(summary) = report.baseline.as_mut() {
             summary.updated = true;

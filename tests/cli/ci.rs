@@ -604,3 +604,33 @@ fn a_baseline_of_other_feature_options_matches_by_content_only() {
         stderr(&output)
     );
 }
+
+#[test]
+fn update_baseline_leaves_the_file_alone_after_an_error() {
+    let dir = accepted_duplicates();
+    scan(&dir, &["docs", "--write-baseline", "simdup.baseline"]);
+    std::fs::remove_file(dir.path().join("docs/b.md")).unwrap();
+    let before = std::fs::read(dir.path().join("simdup.baseline")).unwrap();
+    // A missing path is an error: the entry of a.md and b.md looks stale,
+    // but this run cannot tell, so the baseline stays as it was.
+    let output = scan(
+        &dir,
+        &[
+            "docs",
+            "missing",
+            "--baseline",
+            "simdup.baseline",
+            "--update-baseline",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("simdup.baseline not updated: this run had errors"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(
+        std::fs::read(dir.path().join("simdup.baseline")).unwrap(),
+        before
+    );
+}
