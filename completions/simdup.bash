@@ -145,7 +145,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__fingerprint)
-            opts="-L -g -v -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --hidden --follow --glob --max-filesize --binary --format --sdr --verbose --threads --color --help --version"
+            opts="-L -g -v -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --hidden --follow --glob --max-filesize --binary --no-ignore --format --sdr --verbose --threads --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -335,7 +335,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__scan)
-            opts="-L -g -0 -t -k -q -v -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --hidden --follow --glob --max-filesize --binary --files-from --null --records --text-field --id-field --fingerprints --threshold --raw --verify --max-distance --method --window --max-pairs --max-candidates --min-features --format --groups --fail-on-duplicates --quiet --verbose --threads --color --help --version"
+            opts="-L -g -0 -t -k -q -v -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --hidden --follow --glob --max-filesize --binary --no-ignore --files-from --null --records --text-field --id-field --fingerprints --threshold --raw --verify --max-distance --method --window --max-pairs --max-candidates --min-features --format --groups --fail-on-duplicates --baseline --write-baseline --update-baseline --quiet --verbose --threads --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -438,7 +438,15 @@ _simdup() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv sarif github markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                --baseline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --write-baseline)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --threads)

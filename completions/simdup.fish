@@ -65,7 +65,12 @@ complete -c simdup -n "__fish_simdup_using_subcommand scan" -l min-features -d '
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l format -d 'Output format' -r -f -a "table\t'Aligned columns: distance, similarity, a, b'
 json\t'One JSON document with version, params, stats, pairs and groups'
 jsonl\t'One JSON object per pair (or group) per line'
-csv\t'CSV with a header line'"
+csv\t'CSV with a header line'
+sarif\t'SARIF 2.1.0 for code scanning: one result per pair, a location in each file'
+github\t'GitHub Actions annotations: a ::warning in each file of each pair'
+markdown\t'A Markdown heading and table, for $GITHUB_STEP_SUMMARY or a PR comment'"
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l baseline -d 'Accept the pairs recorded in FILE: only new pairs are listed and fail the run' -r -F
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l write-baseline -d 'Record today\'s pairs in FILE (a baseline accepting all of them)' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -s j -l threads -d 'Worker threads (default: one per core)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l color -d 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set or TERM is dumb'
 always\t'Always'
@@ -78,11 +83,13 @@ complete -c simdup -n "__fish_simdup_using_subcommand scan" -l encode-orphans -d
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l hidden -d 'Include hidden files and directories'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -s L -l follow -d 'Follow symbolic links (loops are reported, not followed)'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l binary -d 'Read files that look binary (a NUL byte in the first 8 KiB)'
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l no-ignore -d 'Do not honour .gitignore, .ignore and .simdupignore files'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -s 0 -l null -d 'With --files-from: paths are NUL-separated (find -print0)'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l raw -d 'Report raw SimHash pairs within -k instead: fast, unverified'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l verify -d 'With --fingerprints: read the documents again and verify (raw by default there)'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l groups -d 'Report groups (connected components) instead of pairs'
-complete -c simdup -n "__fish_simdup_using_subcommand scan" -l fail-on-duplicates -d 'Exit with code 1 when near-duplicates are found (for CI)'
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l fail-on-duplicates -d 'Exit with code 1 when near-duplicates are found (for CI); with --baseline, new ones only'
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l update-baseline -d 'With --baseline: rewrite it in place, without its stale entries and with today\'s paths and keys (new pairs are not added)'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -s q -l quiet -d 'No summary and no progress bar on stderr (errors are still printed)'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -s v -l verbose -d 'Also name every skipped and empty input on stderr'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -113,6 +120,7 @@ complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l encode-orp
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l hidden -d 'Include hidden files and directories'
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -s L -l follow -d 'Follow symbolic links (loops are reported, not followed)'
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l binary -d 'Read files that look binary (a NUL byte in the first 8 KiB)'
+complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l no-ignore -d 'Do not honour .gitignore, .ignore and .simdupignore files'
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -s v -l verbose -d 'Also name every file the walk passes over on stderr'
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -s V -l version -d 'Print version'

@@ -191,6 +191,10 @@ pub struct WalkArgs {
     /// Read files that look binary (a NUL byte in the first 8 KiB).
     #[arg(long)]
     pub binary: bool,
+
+    /// Do not honour .gitignore, .ignore and .simdupignore files.
+    #[arg(long)]
+    pub no_ignore: bool,
 }
 
 impl WalkArgs {
@@ -203,6 +207,7 @@ impl WalkArgs {
             globs: GlobFilter::new(&self.globs)?,
             max_filesize: self.max_filesize,
             binary: self.binary,
+            no_ignore: self.no_ignore,
         })
     }
 }

@@ -24,8 +24,9 @@ Run `simdup help scan` for every option of the main job.
 
 Exit codes:
   0  ran fine
-  1  near-duplicates remained and --fail-on-duplicates was given
-  2  an error: bad arguments, a missing path, an unreadable file, a malformed record";
+  1  near-duplicates remained and --fail-on-duplicates was given (with --baseline: new ones)
+  2  an error: bad arguments, a missing path, an unreadable file, a malformed record;
+     or nothing to compare with --fail-on-duplicates";
 
 /// Find near-duplicate documents with 64-bit SimHash.
 #[derive(Parser, Debug)]
@@ -113,11 +114,15 @@ Examples:
   simdup scan --records jsonl --id-field id < tickets.jsonl
   simdup scan --fingerprints shard1.txt shard2.txt   search saved fingerprints
   simdup scan docs/ -q --fail-on-duplicates  for CI: exit 1 when any are found
+  simdup scan docs/ --write-baseline dups.baseline   accept today's pairs
+  simdup scan docs/ --baseline dups.baseline   list only pairs it does not accept
+  simdup scan docs/ --format sarif > dups.sarif   for code scanning
 
 Exit codes:
   0  ran fine
-  1  near-duplicates remained and --fail-on-duplicates was given
-  2  an error: bad arguments, a missing path, an unreadable file, a malformed record";
+  1  near-duplicates remained and --fail-on-duplicates was given (with --baseline: new ones)
+  2  an error: bad arguments, a missing path, an unreadable file, a malformed record;
+     or nothing to compare with --fail-on-duplicates";
 
 const FINGERPRINT_EXAMPLES: &str = "\
 Examples:
@@ -147,6 +152,8 @@ pub enum RecordsArg {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Finished {
     /// Some input could not be read or parsed: the result is incomplete.
+    /// Also set when `--fail-on-duplicates` was asked of a scan that found
+    /// no document to compare: such a result certifies nothing either.
     pub errored: bool,
     /// Near-duplicates remained after every filter and the user asked to
     /// fail on them (`--fail-on-duplicates`).

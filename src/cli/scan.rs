@@ -1,7 +1,7 @@
 //! `simdup scan`: the main job.
 
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
@@ -9,8 +9,9 @@ use super::args::{FeatureArgs, SearchArgs, WalkArgs};
 use super::{Finished, RecordsArg};
 use simdup::diag::Diagnostics;
 use simdup::input::{PathSeparator, RecordFormat, RecordOptions};
-use simdup::jobs::scan::{Inputs, Mode, ScanOptions};
-use simdup::report::{self, Format, Listing};
+use simdup::jobs::scan::{Inputs, Mode, ScanOptions, baseline};
+use simdup::report::baseline::Baseline;
+use simdup::report::{self, Format, Listing, Report};
 
 /// Output formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -23,6 +24,12 @@ pub enum FormatArg {
     Jsonl,
     /// CSV with a header line.
     Csv,
+    /// SARIF 2.1.0 for code scanning: one result per pair, a location in each file.
+    Sarif,
+    /// GitHub Actions annotations: a ::warning in each file of each pair.
+    Github,
+    /// A Markdown heading and table, for $GITHUB_STEP_SUMMARY or a PR comment.
+    Markdown,
 }
 
 /// Arguments of `simdup scan`.
@@ -97,9 +104,27 @@ pub struct ScanArgs {
     #[arg(long, help_heading = "Output")]
     pub groups: bool,
 
-    /// Exit with code 1 when near-duplicates are found (for CI).
+    /// Exit with code 1 when near-duplicates are found (for CI); with --baseline, new ones only.
     #[arg(long, help_heading = "Output")]
     pub fail_on_duplicates: bool,
+
+    /// Accept the pairs recorded in FILE: only new pairs are listed and fail the run.
+    #[arg(long, value_name = "FILE", help_heading = "CI")]
+    pub baseline: Option<PathBuf>,
+
+    /// Record today's pairs in FILE (a baseline accepting all of them).
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with = "baseline",
+        help_heading = "CI"
+    )]
+    pub write_baseline: Option<PathBuf>,
+
+    /// With --baseline: rewrite it in place, without its stale entries and with today's paths
+    /// and keys (new pairs are not added).
+    #[arg(long, requires = "baseline", help_heading = "CI")]
+    pub update_baseline: bool,
 
     /// No summary and no progress bar on stderr (errors are still printed).
     #[arg(short, long, help_heading = "Output")]
@@ -130,19 +155,23 @@ pub fn run(args: ScanArgs, color: super::ColorArg) -> anyhow::Result<Finished> {
     if matches!(inputs, Inputs::Records(_)) && io::stdin().is_terminal() {
         diag.warn("reading records from the terminal; end them with Ctrl-D");
     }
-    let report = simdup::jobs::scan::scan(&inputs, &options, &mut diag)?;
+    let mut report = simdup::jobs::scan::scan(&inputs, &options, &mut diag)?;
     if report.stats.pairs < report.stats.pairs_found && !args.groups {
         diag.warn(format_args!(
             "listing {} of {} pairs (--max-pairs); --groups shows every group whole",
             report.stats.pairs, report.stats.pairs_found
         ));
     }
+    baseline(&args, &options, &mut report, &mut diag)?;
 
     let format = match args.format {
         FormatArg::Table => Format::Table,
         FormatArg::Json => Format::Json,
         FormatArg::Jsonl => Format::Jsonl,
         FormatArg::Csv => Format::Csv,
+        FormatArg::Sarif => Format::Sarif,
+        FormatArg::Github => Format::Github,
+        FormatArg::Markdown => Format::Markdown,
     };
     let listing = if args.groups {
         Listing::Groups
@@ -158,11 +187,124 @@ pub fn run(args: ScanArgs, color: super::ColorArg) -> anyhow::Result<Finished> {
         let paint = color.paint(io::stderr().is_terminal());
         report::write_summary(&report, paint, &mut io::stderr().lock())?;
     }
-    let found = report.stats.pairs_found > 0;
+    let found = match &report.baseline {
+        Some(baseline) => baseline.new > 0,
+        None => report.stats.pairs_found > 0,
+    };
+    // A run that compared nothing must not look like a clean one in CI.
+    let inputs = &report.stats.inputs;
+    let saw_nothing = inputs.fingerprinted + inputs.too_short == 0;
+    if saw_nothing {
+        diag.warn(format_args!(
+            "no document to compare ({} seen): a wrong path, or everything skipped{}",
+            if inputs.seen == 1 {
+                "1 input".to_string()
+            } else {
+                format!("{} inputs", inputs.seen)
+            },
+            if args.fail_on_duplicates {
+                "; --fail-on-duplicates fails the run (exit 2)"
+            } else {
+                ""
+            }
+        ));
+    }
     Ok(Finished {
-        errored: diag.errored(),
+        errored: diag.errored() || (saw_nothing && args.fail_on_duplicates),
         failed_on_duplicates: found && args.fail_on_duplicates,
     })
+}
+
+/// Baselines: keys for the pairs' documents when anything needs them;
+/// `--write-baseline` records the pairs; `--baseline` keeps only the new
+/// ones in the report (and `--update-baseline` rewrites it).
+fn baseline(
+    args: &ScanArgs,
+    options: &ScanOptions,
+    report: &mut Report,
+    diag: &mut Diagnostics,
+) -> anyhow::Result<()> {
+    if !needs_keys(args) {
+        return Ok(());
+    }
+    let required = args.baseline.is_some() || args.write_baseline.is_some();
+    report.keys = baseline::document_keys(report, &options.features, required, diag);
+    if report.stats.pairs < report.stats.pairs_found
+        && (args.baseline.is_some() || args.write_baseline.is_some())
+    {
+        diag.warn(format_args!(
+            "only the {} listed pairs are compared with or written to the baseline \
+             (--max-pairs); the others count as new",
+            report.stats.pairs
+        ));
+    }
+    if let Some(file) = &args.write_baseline {
+        write_baseline(file, &baseline::from_report(report, &options.features))?;
+    }
+    let Some(file) = &args.baseline else {
+        return Ok(());
+    };
+    let recorded = read_baseline(file)?;
+    let by_simhash = recorded.digest() == Some(options.features.digest().as_str());
+    if !by_simhash && !recorded.entries.is_empty() {
+        diag.warn(format_args!(
+            "{} was written with other feature options ({}); its pairs are matched by \
+             content only (rewrite it with --write-baseline)",
+            file.display(),
+            recorded.features
+        ));
+    }
+    let comparison = baseline::compare(&recorded, report, by_simhash);
+    let refreshed = args
+        .update_baseline
+        .then(|| baseline::refreshed(report, &comparison, &options.features));
+    baseline::apply(report, &recorded, &comparison, file.display().to_string());
+    if refreshed.is_some() && diag.errored() {
+        // An input that could not be read would drop its entries.
+        diag.warn(format_args!(
+            "{} not updated: this run had errors",
+            file.display()
+        ));
+    } else if let Some(refreshed) = refreshed {
+        write_baseline(file, &refreshed)?;
+        if let Some(summary) = report.baseline.as_mut() {
+            summary.updated = true;
+        }
+    }
+    Ok(())
+}
+
+/// Whether the documents of the pairs need their baseline keys (SARIF
+/// fingerprints are made of them).
+fn needs_keys(args: &ScanArgs) -> bool {
+    args.baseline.is_some() || args.write_baseline.is_some() || args.format == FormatArg::Sarif
+}
+
+fn read_baseline(file: &Path) -> anyhow::Result<Baseline> {
+    let source = file.display().to_string();
+    let opened = std::fs::File::open(file)
+        .map_err(|error| anyhow::anyhow!("cannot read the baseline {source}: {error}"))?;
+    Ok(Baseline::read(io::BufReader::new(opened), &source)?)
+}
+
+/// Writes a baseline through a temporary file beside it, so that a failed
+/// write never leaves half a baseline.
+fn write_baseline(file: &Path, baseline: &Baseline) -> anyhow::Result<()> {
+    let dir = match file.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let failed = |error: &dyn std::fmt::Display| {
+        anyhow::anyhow!("cannot write the baseline {}: {error}", file.display())
+    };
+    let mut temporary = tempfile::NamedTempFile::new_in(dir).map_err(|e| failed(&e))?;
+    {
+        let mut out = BufWriter::new(temporary.as_file_mut());
+        baseline.write(&mut out).map_err(|e| failed(&e))?;
+        out.flush().map_err(|e| failed(&e))?;
+    }
+    temporary.persist(file).map_err(|e| failed(&e.error))?;
+    Ok(())
 }
 
 /// The library's scan options; options that cannot apply are errors.
@@ -221,6 +363,13 @@ fn inputs(args: &ScanArgs) -> anyhow::Result<Inputs> {
             "feature options do not apply to --fingerprints: saved fingerprints keep the \
              options they were made with (add --verify to read the documents again with \
              the options given)"
+        );
+    }
+    let reads_files = args.records.is_none() && !stdin_records;
+    if !reads_files && (needs_keys(args) || args.format == FormatArg::Github) {
+        anyhow::bail!(
+            "baselines, --format sarif and --format github need documents read from files, \
+             not records from stdin"
         );
     }
     let modes = [

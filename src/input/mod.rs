@@ -15,6 +15,7 @@ mod delimited;
 mod files_from;
 mod fingerprint_file;
 mod glob;
+mod ignore_files;
 mod read;
 mod records;
 mod size;
@@ -50,6 +51,8 @@ pub struct WalkOptions {
     pub max_filesize: Option<u64>,
     /// Read files that look binary.
     pub binary: bool,
+    /// Do not read ignore files (`.gitignore`, `.ignore`, `.simdupignore`).
+    pub no_ignore: bool,
 }
 
 /// Why an input was not fingerprinted.
@@ -66,6 +69,9 @@ pub enum SkipReason {
     Excluded,
     /// A hidden file or directory, without `--hidden`.
     Hidden,
+    /// Ignored by an ignore file (`.gitignore`, `.ignore`,
+    /// `.simdupignore`), without `--no-ignore`.
+    Ignored,
     /// Not a regular file (FIFO, socket, device) found by the walk.
     NotRegular,
     /// A symbolic link not followed.
@@ -89,11 +95,12 @@ impl fmt::Display for SkipReason {
 impl SkipReason {
     /// Every reason, in order.
     #[cfg(test)]
-    const ALL: [SkipReason; 7] = [
+    const ALL: [SkipReason; 8] = [
         SkipReason::Binary,
         SkipReason::Duplicate,
         SkipReason::Excluded,
         SkipReason::Hidden,
+        SkipReason::Ignored,
         SkipReason::NotRegular,
         SkipReason::Symlink,
         SkipReason::TooLarge,
@@ -103,6 +110,7 @@ impl SkipReason {
     pub fn as_str(&self) -> &'static str {
         match self {
             SkipReason::Hidden => "hidden",
+            SkipReason::Ignored => "ignored",
             SkipReason::Excluded => "excluded",
             SkipReason::Binary => "binary",
             SkipReason::TooLarge => "too_large",

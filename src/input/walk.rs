@@ -5,7 +5,9 @@
 //! file name. The filters apply to what is found below an argument; a path
 //! given explicitly is always taken (as ripgrep and fd do), so `simdup scan
 //! .hidden/a.txt` reads it. Only metadata is read here, never contents:
-//! a FIFO is recognised by its type and never opened.
+//! a FIFO is recognised by its type and never opened. Ignore files
+//! (`.gitignore`, `.ignore`, `.simdupignore`) prune what is found below an
+//! argument unless `no_ignore` is set ([`IgnoreStack`]).
 
 use std::collections::{HashSet, VecDeque};
 use std::fs::Metadata;
@@ -13,14 +15,16 @@ use std::path::{Path, PathBuf};
 
 use walkdir::DirEntry;
 
+use super::ignore_files::IgnoreStack;
 use super::{FileDocument, Outcome, SkipReason, WalkOptions};
 use crate::Error;
 
 /// A streaming walk over several paths; see [`super::walk()`].
 pub(crate) struct Walk {
     roots: VecDeque<PathBuf>,
-    /// The argument being walked, and its entries.
-    current: Option<(PathBuf, walkdir::IntoIter)>,
+    /// The argument being walked, its entries, and the ignore files in
+    /// force (read once the argument turns out to be a directory).
+    current: Option<(PathBuf, walkdir::IntoIter, Option<IgnoreStack>)>,
     filter: Filter,
 }
 
@@ -54,6 +58,7 @@ impl Filter {
         root: &Path,
         entry: &DirEntry,
         entries: &mut walkdir::IntoIter,
+        ignores: &mut Option<IgnoreStack>,
     ) -> Option<Outcome<FileDocument>> {
         let display = || entry.path().display().to_string();
         let skipped = |reason| {
@@ -64,13 +69,22 @@ impl Filter {
         };
         let file_type = entry.file_type();
         let explicit = entry.depth() == 0;
+        let relative = entry.path().strip_prefix(root).unwrap_or(entry.path());
         if !explicit {
-            let relative = entry.path().strip_prefix(root).unwrap_or(entry.path());
             if !self.options.hidden && is_hidden(entry) {
                 if file_type.is_dir() {
                     entries.skip_current_dir();
                 }
                 return skipped(SkipReason::Hidden);
+            }
+            if let Some(stack) = ignores.as_mut() {
+                stack.leave_to(entry.depth());
+                if stack.ignores(relative, file_type.is_dir()) {
+                    if file_type.is_dir() {
+                        entries.skip_current_dir();
+                    }
+                    return skipped(SkipReason::Ignored);
+                }
             }
             if self.options.globs.excludes(relative, file_type.is_dir()) {
                 if file_type.is_dir() {
@@ -84,6 +98,7 @@ impl Filter {
             }
         }
         if file_type.is_dir() {
+            self.descend(root, relative, entry.depth(), ignores);
             return None;
         }
         // An explicit symlink is followed whatever `follow_links` says, as
@@ -93,6 +108,7 @@ impl Filter {
             Err(error) => return Some(Outcome::Failed(error)),
         };
         if metadata.is_dir() {
+            self.descend(root, relative, entry.depth(), ignores);
             return None;
         }
         // A FIFO named explicitly is read (as cat and diff do); anything
@@ -121,25 +137,47 @@ impl Filter {
     }
 }
 
+impl Filter {
+    /// Reads the ignore files of a directory the walk descends (those
+    /// above the argument too, when it is the argument itself).
+    fn descend(
+        &self,
+        root: &Path,
+        relative: &Path,
+        depth: usize,
+        ignores: &mut Option<IgnoreStack>,
+    ) {
+        if self.options.no_ignore {
+            return;
+        }
+        let stack = ignores.get_or_insert_with(|| IgnoreStack::new(root));
+        stack.leave_to(depth);
+        stack.enter(relative, depth);
+        for warning in stack.take_warnings() {
+            crate::diag::print_stderr(format_args!("simdup: warning: {warning}"));
+        }
+    }
+}
+
 impl Iterator for Walk {
     type Item = Outcome<FileDocument>;
 
     fn next(&mut self) -> Option<Outcome<FileDocument>> {
         loop {
-            let Some((root, entries)) = self.current.as_mut() else {
+            let Some((root, entries, ignores)) = self.current.as_mut() else {
                 let root = self.roots.pop_front()?;
                 let entries = walkdir::WalkDir::new(&root)
                     .follow_links(self.filter.options.follow_links)
                     .sort_by_file_name()
                     .into_iter();
-                self.current = Some((root, entries));
+                self.current = Some((root, entries, None));
                 continue;
             };
             match entries.next() {
                 None => self.current = None,
                 Some(Err(error)) => return Some(Outcome::Failed(walk_error(root, error))),
                 Some(Ok(entry)) => {
-                    if let Some(outcome) = self.filter.classify(root, &entry, entries) {
+                    if let Some(outcome) = self.filter.classify(root, &entry, entries, ignores) {
                         return Some(outcome);
                     }
                 }

@@ -367,3 +367,71 @@ fn unreadable_directory_is_an_error_and_the_walk_goes_on() {
     assert!(outcomes[1].starts_with("error ./locked: "), "{outcomes:?}");
     assert_eq!(outcomes[2], "doc ./z");
 }
+
+#[test]
+fn ignore_files_prune_nested_negate_and_can_be_turned_off() {
+    let tree = Tree::new(&[
+        ".git/HEAD",
+        "a.md",
+        "build/out.md",
+        "docs/b.md",
+        "docs/draft.md",
+        "docs/keep.log",
+        "docs/x.log",
+        "notes/c.md",
+    ]);
+    tree.write(".gitignore", b"build/\n*.log\n");
+    tree.write("docs/.ignore", b"draft.md\n!keep.log\n");
+    tree.write(".simdupignore", b"/notes\n");
+    assert_eq!(
+        tree.walk(&["."], &options()),
+        [
+            "hidden ./.git",
+            "hidden ./.gitignore",
+            "hidden ./.simdupignore",
+            "doc ./a.md",
+            "ignored ./build",
+            "hidden ./docs/.ignore",
+            "doc ./docs/b.md",
+            "ignored ./docs/draft.md",
+            "doc ./docs/keep.log",
+            "ignored ./docs/x.log",
+            "ignored ./notes",
+        ]
+    );
+    // Rules above the argument apply to what is found below it; a path
+    // given explicitly is always taken.
+    assert_eq!(
+        tree.walk(&["docs", "build/out.md"], &options()),
+        [
+            "hidden docs/.ignore",
+            "doc docs/b.md",
+            "ignored docs/draft.md",
+            "doc docs/keep.log",
+            "ignored docs/x.log",
+            "doc build/out.md",
+        ]
+    );
+    let everything = WalkOptions {
+        no_ignore: true,
+        ..options()
+    };
+    let found = tree.walk(&["."], &everything);
+    assert!(
+        found.contains(&"doc ./build/out.md".to_string()),
+        "{found:?}"
+    );
+    assert!(found.contains(&"doc ./docs/x.log".to_string()), "{found:?}");
+    assert!(!found.iter().any(|f| f.starts_with("ignored")), "{found:?}");
+}
+
+#[test]
+fn gitignore_outside_a_repository_is_not_read() {
+    let tree = Tree::new(&["a.log", "b.tmp"]);
+    tree.write(".gitignore", b"*.log\n");
+    tree.write(".ignore", b"*.tmp\n");
+    assert_eq!(
+        tree.walk(&["."], &options())[2..],
+        ["doc ./a.log", "ignored ./b.tmp"]
+    );
+}

@@ -10,6 +10,7 @@ use std::io::{self, Write};
 use serde::ser::{SerializeSeq, SerializeStruct};
 use serde::{Serialize, Serializer};
 
+use super::baseline::BaselineSummary;
 use super::{Listing, Params, Report, ReportGroup, ReportPair, Stats};
 
 #[derive(Serialize)]
@@ -17,6 +18,8 @@ struct Document<'a> {
     version: u32,
     params: &'a Params,
     stats: &'a Stats,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baseline: Option<&'a BaselineSummary>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pairs: Option<Pairs<'a>>,
     groups: Groups<'a>,
@@ -108,6 +111,7 @@ pub(super) fn write_document<W: Write>(
         version: report.version,
         params: &report.params,
         stats: &report.stats,
+        baseline: report.baseline.as_ref(),
         pairs: (listing == Listing::Pairs).then_some(Pairs(report)),
         groups: Groups(report),
     };

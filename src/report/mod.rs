@@ -3,11 +3,15 @@
 //! [`Report`] is what every format writes; the writers live in one module
 //! each and take any `W: Write`, so tests write into a `Vec<u8>`.
 
+pub mod baseline;
 mod csv;
 pub mod fingerprints;
+mod github;
 mod json;
+mod markdown;
 pub mod names;
 mod paint;
+pub mod sarif;
 mod summary;
 mod table;
 
@@ -15,9 +19,12 @@ pub use names::Names;
 pub use paint::Paint;
 pub use summary::write_summary;
 
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use serde::Serialize;
+
+use baseline::{BaselineSummary, DocKey};
 
 use crate::diag::Tally;
 
@@ -35,6 +42,12 @@ pub enum Format {
     Jsonl,
     /// RFC 4180 CSV with a header line.
     Csv,
+    /// SARIF 2.1.0: one result per pair, for code scanning.
+    Sarif,
+    /// GitHub Actions workflow commands: a warning in each file of a pair.
+    Github,
+    /// A Markdown heading and table, for a step summary.
+    Markdown,
 }
 
 /// Whether the report lists pairs or groups.
@@ -227,6 +240,12 @@ pub struct Report {
     pub pairs: Vec<ReportPair>,
     /// Groups in order of first member.
     pub groups: Vec<ReportGroup>,
+    /// The baseline keys of the documents of listed pairs, by number, when
+    /// they were asked for (baselines, SARIF); empty otherwise.
+    pub keys: BTreeMap<u32, DocKey>,
+    /// How the pairs compared with a baseline (`--baseline`): only the
+    /// new pairs are then in `pairs`.
+    pub baseline: Option<BaselineSummary>,
 }
 
 impl Report {
@@ -255,6 +274,9 @@ pub fn write<W: Write>(
         Format::Json => json::write_document(report, listing, out),
         Format::Jsonl => json::write_lines(report, listing, out),
         Format::Csv => csv::write(report, listing, out),
+        Format::Sarif => sarif::write(report, out),
+        Format::Github => github::write(report, out),
+        Format::Markdown => markdown::write(report, listing, out),
     }
 }
 
@@ -307,6 +329,8 @@ pub(crate) mod tests {
                 id: 1,
                 members: vec![0, 1, 2],
             }],
+            keys: BTreeMap::new(),
+            baseline: None,
         }
     }
 

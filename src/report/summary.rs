@@ -75,10 +75,36 @@ pub fn write_summary<W: Write>(report: &Report, paint: Paint, out: &mut W) -> io
             params.max_distance, params.method
         )?,
     }
-    if stats.pairs < stats.pairs_found {
+    if stats.pairs < stats.pairs_found && report.baseline.is_none() {
         write!(out, "; {} pairs listed", stats.pairs)?;
     }
-    writeln!(out)
+    writeln!(out)?;
+    if let Some(baseline) = &report.baseline {
+        write!(
+            out,
+            "simdup: baseline {}: {} accepted, {} new",
+            baseline.file,
+            baseline.accepted,
+            paint.figure(baseline.new),
+        )?;
+        if !baseline.stale.is_empty() {
+            write!(
+                out,
+                ", {} stale (no longer found{})",
+                baseline.stale.len(),
+                if baseline.updated {
+                    "; dropped"
+                } else {
+                    "; --update-baseline drops them"
+                }
+            )?;
+        }
+        writeln!(out)?;
+        for stale in &baseline.stale {
+            writeln!(out, "simdup: stale: {} {}", stale.a, stale.b)?;
+        }
+    }
+    Ok(())
 }
 
 /// `1 pair`, `2 pairs`.

@@ -11,6 +11,7 @@
 //! about single inputs are reported and counted in [`Diagnostics`]; only
 //! errors that make the whole run meaningless are returned.
 
+pub mod baseline;
 mod collect;
 mod documents;
 mod listing;
@@ -183,6 +184,8 @@ pub fn scan(
         names: documents.into_names(),
         pairs,
         groups,
+        keys: Default::default(),
+        baseline: None,
     })
 }
 

@@ -1,0 +1,242 @@
+//! SARIF 2.1.0, for code scanning (GitHub, GitLab, IDEs).
+//!
+//! One run of one tool (`simdup`) with one rule, `near-duplicate`; one
+//! result per listed pair (with `--groups` too: SARIF has no groups). A
+//! result has a location in each document, `a` first; its region is line 1
+//! of the file, since simdup does not compute which passage the two share.
+//! URIs are the paths relative to the working directory (`uriBaseId`
+//! `%SRCROOT%`), percent-encoded; a path outside it is an absolute `file:`
+//! URI. `partialFingerprints` carry the pair's baseline key, the content
+//! hashes of both documents in ascending order, so a code-scanning alert
+//! follows the pair across commits and renames (not across edits).
+
+use std::io::{self, Write};
+use std::path::{Component, Path};
+
+use serde_json::{Value, json};
+
+use super::{Report, ReportPair};
+
+/// The `$schema` of the document.
+pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+
+/// The rule every result belongs to.
+pub const RULE_ID: &str = "near-duplicate";
+
+/// The key of the pair fingerprint in `partialFingerprints`.
+pub const FINGERPRINT_KEY: &str = "simdupPair/v1";
+
+/// Writes the report as one SARIF log; paths relative to the current
+/// directory when they lie below it.
+pub(super) fn write<W: Write>(report: &Report, out: &mut W) -> io::Result<()> {
+    let cwd = std::env::current_dir().ok();
+    write_from(report, cwd.as_deref(), out)
+}
+
+/// [`write`] with the directory relative paths start from.
+pub(super) fn write_from<W: Write>(
+    report: &Report,
+    cwd: Option<&Path>,
+    out: &mut W,
+) -> io::Result<()> {
+    let results: Vec<Value> = report
+        .pairs
+        .iter()
+        .map(|pair| result(report, pair, cwd))
+        .collect();
+    let threshold = report
+        .params
+        .threshold
+        .map_or_else(String::new, |t| format!(" at or above {t}"));
+    let log = json!({
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {
+                "driver": {
+                    "name": "simdup",
+                    "version": env!("CARGO_PKG_VERSION"),
+                    "rules": [{
+                        "id": RULE_ID,
+                        "name": "NearDuplicate",
+                        "shortDescription": {"text": "Near-duplicate documents"},
+                        "fullDescription": {"text": format!(
+                            "Two documents whose feature sets ({}) have an exact Jaccard \
+                             similarity{threshold}: one may be a copy of the other.",
+                            report.params.features
+                        )},
+                        "help": {"text": "Merge the two documents, or accept the pair in a \
+                                          baseline (simdup scan --write-baseline)."},
+                        "defaultConfiguration": {"level": "warning"}
+                    }]
+                }
+            },
+            "results": results
+        }]
+    });
+    serde_json::to_writer_pretty(&mut *out, &log).map_err(io::Error::from)?;
+    writeln!(out)
+}
+
+fn result(report: &Report, pair: &ReportPair, cwd: Option<&Path>) -> Value {
+    let (a, b) = (report.name(pair.a), report.name(pair.b));
+    let measure = match pair.jaccard {
+        Some(jaccard) => format!("Jaccard {jaccard:.3}"),
+        None => format!("SimHash distance {}", pair.distance),
+    };
+    let mut properties = json!({"distance": pair.distance});
+    if let Some(jaccard) = pair.jaccard {
+        properties["jaccard"] = json!(jaccard);
+    }
+    let mut result = json!({
+        "ruleId": RULE_ID,
+        "ruleIndex": 0,
+        "level": "warning",
+        "message": {"text": format!("{a} and {b} are near-duplicates ({measure}).")},
+        "locations": [location(&a, cwd), location(&b, cwd)],
+        "properties": properties
+    });
+    if let (Some(key_a), Some(key_b)) = (report.keys.get(&pair.a), report.keys.get(&pair.b)) {
+        let (low, high) = if key_a.content <= key_b.content {
+            (key_a.content, key_b.content)
+        } else {
+            (key_b.content, key_a.content)
+        };
+        result["partialFingerprints"] = json!({FINGERPRINT_KEY: format!("{low:016x}{high:016x}")});
+    }
+    result
+}
+
+fn location(name: &str, cwd: Option<&Path>) -> Value {
+    let mut artifact = match relative(Path::new(name), cwd) {
+        Some(relative) => json!({"uri": encode(&relative), "uriBaseId": "%SRCROOT%"}),
+        None => json!({"uri": format!("file://{}", encode(name))}),
+    };
+    if artifact["uri"] == "" {
+        artifact["uri"] = json!(".");
+    }
+    json!({
+        "physicalLocation": {
+            "artifactLocation": artifact,
+            "region": {"startLine": 1}
+        }
+    })
+}
+
+/// The path as a relative reference with `/` separators: a relative path
+/// without its `.` components, or an absolute one below `cwd`; `None` for
+/// an absolute path elsewhere.
+pub(super) fn relative(path: &Path, cwd: Option<&Path>) -> Option<String> {
+    let path = if path.is_absolute() {
+        path.strip_prefix(cwd?).ok()?
+    } else {
+        path
+    };
+    let parts: Vec<String> = path
+        .components()
+        .filter_map(|component| match component {
+            Component::CurDir => None,
+            Component::ParentDir => Some("..".to_string()),
+            other => Some(other.as_os_str().to_string_lossy().into_owned()),
+        })
+        .collect();
+    Some(parts.join("/"))
+}
+
+/// Percent-encodes what a URI path may not hold as is.
+fn encode(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for &byte in path.as_bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::baseline::DocKey;
+    use super::super::tests::sample;
+    use super::*;
+
+    fn log(report: &Report, cwd: Option<&Path>) -> Value {
+        let mut out = Vec::new();
+        write_from(report, cwd, &mut out).unwrap();
+        serde_json::from_slice(&out).unwrap()
+    }
+
+    #[test]
+    fn one_result_per_pair_with_both_locations() {
+        let mut report = sample();
+        report.keys.insert(
+            0,
+            DocKey {
+                content: 0xb,
+                simhash: 1,
+            },
+        );
+        report.keys.insert(
+            1,
+            DocKey {
+                content: 0xa,
+                simhash: 2,
+            },
+        );
+        let value = log(&report, None);
+        assert_eq!(value["version"], "2.1.0");
+        assert_eq!(value["$schema"], SCHEMA);
+        let run = &value["runs"][0];
+        assert_eq!(run["tool"]["driver"]["name"], "simdup");
+        assert_eq!(run["tool"]["driver"]["rules"][0]["id"], RULE_ID);
+        let results = run["results"].as_array().unwrap();
+        assert_eq!(results.len(), 2);
+        let first = &results[0];
+        assert_eq!(first["ruleId"], RULE_ID);
+        assert_eq!(
+            first["locations"][1]["physicalLocation"]["artifactLocation"]["uri"],
+            "docs/b%2C%20%22quoted%22.txt"
+        );
+        assert_eq!(
+            first["locations"][0]["physicalLocation"]["region"]["startLine"],
+            1
+        );
+        assert_eq!(
+            first["partialFingerprints"][FINGERPRINT_KEY],
+            "000000000000000a000000000000000b"
+        );
+        assert!(
+            first["message"]["text"]
+                .as_str()
+                .unwrap()
+                .contains("SimHash distance 0")
+        );
+        // No key for document 2: no fingerprint rather than a wrong one.
+        assert!(results[1].get("partialFingerprints").is_none());
+    }
+
+    #[test]
+    fn paths_relative_to_the_working_directory() {
+        let cwd = Path::new("/home/user/repo");
+        assert_eq!(
+            relative(Path::new("./docs/a.md"), Some(cwd)).unwrap(),
+            "docs/a.md"
+        );
+        assert_eq!(
+            relative(Path::new("../x/a.md"), Some(cwd)).unwrap(),
+            "../x/a.md"
+        );
+        assert_eq!(
+            relative(Path::new("/home/user/repo/docs/a.md"), Some(cwd)).unwrap(),
+            "docs/a.md"
+        );
+        assert_eq!(relative(Path::new("/elsewhere/a.md"), Some(cwd)), None);
+        assert_eq!(
+            location("/elsewhere/a b.md", Some(cwd))["physicalLocation"]["artifactLocation"]["uri"],
+            "file:///elsewhere/a%20b.md"
+        );
+        assert_eq!(encode("é"), "%C3%A9");
+    }
+}
