@@ -73,6 +73,44 @@ where
     });
 }
 
+/// Files a worker takes at once from a walk: handing one over costs a few
+/// lock and wake-up system calls, as much as opening and reading a small
+/// file.
+pub(crate) const FILES_PER_TASK: usize = 16;
+
+/// Like [`for_each_ordered`], but workers take `chunk` items at a time:
+/// for many small items (files of a walk), where handing each one over
+/// alone costs more in locks and wake-ups than working on it. The stream
+/// is read `chunk` items ahead of the workers, so it suits iterators whose
+/// items come quickly; `consume` still sees every item in input order.
+pub(crate) fn for_each_ordered_chunked<I, R, W, C>(items: I, chunk: usize, work: W, mut consume: C)
+where
+    I: Iterator + Send,
+    I::Item: Send,
+    R: Send,
+    W: Fn(I::Item) -> R + Sync,
+    C: FnMut(usize, R) -> ControlFlow<()>,
+{
+    let chunk = chunk.max(1);
+    let mut items = items;
+    let chunks = std::iter::from_fn(move || {
+        let batch: Vec<I::Item> = items.by_ref().take(chunk).collect();
+        (!batch.is_empty()).then_some(batch)
+    });
+    let mut next = 0;
+    for_each_ordered(
+        chunks,
+        |batch| batch.into_iter().map(&work).collect::<Vec<R>>(),
+        |_, results| {
+            for result in results {
+                consume(next, result)?;
+                next += 1;
+            }
+            ControlFlow::Continue(())
+        },
+    );
+}
+
 /// How far ahead of the consumer the workers may start items.
 struct Window {
     size: usize,
@@ -195,6 +233,32 @@ mod tests {
                 ControlFlow::Continue(())
             },
         );
+    }
+
+    #[test]
+    fn chunks_arrive_in_input_order_and_stop_on_break() {
+        for chunk in [1, 3, 16, 5000] {
+            let mut seen = Vec::new();
+            for_each_ordered_chunked(
+                0..3000u64,
+                chunk,
+                |x| {
+                    let spins = (x * 7919) % 3000;
+                    (0..spins).fold(x, |acc, i| acc.wrapping_mul(31).wrapping_add(i));
+                    x * 2
+                },
+                |index, value| {
+                    assert_eq!(value, index as u64 * 2);
+                    seen.push(index);
+                    if index == 2500 {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                },
+            );
+            assert_eq!(seen, (0..=2500).collect::<Vec<_>>(), "chunk {chunk}");
+        }
     }
 
     #[test]

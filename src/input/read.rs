@@ -19,25 +19,34 @@ pub(super) fn open(
         reason,
     };
     let failed = |source| Outcome::Failed(Error::io(&document.path, source));
-    // Look before opening: opening a FIFO blocks until a writer appears.
-    // (A file swapped for a FIFO between this stat and the open is the one
-    // case left for files found by the walk.)
-    let metadata = match std::fs::metadata(&document.path) {
-        Ok(metadata) => metadata,
-        Err(source) => return failed(source),
-    };
-    if document.explicit && super::walk::is_fifo(&metadata) {
-        return match fifo::open(&document.path) {
-            Ok(pipe) => limited(Box::new(pipe), options),
-            Err(source) => failed(source),
+    let mut file = if document.explicit {
+        // Look before opening: a path named by the user may be a FIFO
+        // (read without waiting for a writer) or a device (never opened).
+        let metadata = match std::fs::metadata(&document.path) {
+            Ok(metadata) => metadata,
+            Err(source) => return failed(source),
         };
-    }
-    if !metadata.is_file() {
-        return skipped(SkipReason::NotRegular);
-    }
-    let mut file = match File::open(&document.path) {
-        Ok(file) => file,
-        Err(source) => return failed(source),
+        if super::walk::is_fifo(&metadata) {
+            return match fifo::open(&document.path) {
+                Ok(pipe) => limited(Box::new(pipe), options),
+                Err(source) => failed(source),
+            };
+        }
+        if !metadata.is_file() {
+            return skipped(SkipReason::NotRegular);
+        }
+        match File::open(&document.path) {
+            Ok(file) => file,
+            Err(source) => return failed(source),
+        }
+    } else {
+        // The walk saw a regular file here. Opened without waiting, so a
+        // file swapped for a FIFO since then cannot block the run: the
+        // type is checked again below, before any read.
+        match nonblocking::open(&document.path) {
+            Ok(file) => file,
+            Err(source) => return failed(source),
+        }
     };
     let metadata = match file.metadata() {
         Ok(metadata) => metadata,
@@ -58,6 +67,11 @@ pub(super) fn open(
     }
     if !options.binary && memchr::memchr(0, &prefix).is_some() {
         return skipped(SkipReason::Binary);
+    }
+    if prefix.len() < SNIFF_BYTES {
+        // The sniff read the whole file (it stopped at the end): no need
+        // to ask the file again. Most documents are this small.
+        return limited(Box::new(Cursor::new(prefix)), options);
     }
     limited(Box::new(Cursor::new(prefix).chain(file)), options)
 }
@@ -81,7 +95,7 @@ mod fifo {
     use std::io;
     use std::path::Path;
 
-    use rustix::fs::{Mode, OFlags};
+    use rustix::fs::OFlags;
 
     /// Opens a FIFO without waiting for a writer, then reads it as usual.
     ///
@@ -91,13 +105,37 @@ mod fifo {
     /// pipe: to the end when its writers close it, and as empty at once
     /// when it has no writer at all.
     pub(super) fn open(path: &Path) -> io::Result<File> {
+        let file = super::nonblocking::open(path)?;
+        rustix::fs::fcntl_setfl(&file, OFlags::empty())?;
+        Ok(file)
+    }
+}
+
+/// Regular files found by the walk.
+#[cfg(unix)]
+mod nonblocking {
+    use std::fs::File;
+    use std::io;
+    use std::path::Path;
+
+    use rustix::fs::{Mode, OFlags};
+
+    /// Opens without waiting, whatever the file has become since the walk
+    /// looked. `O_NONBLOCK` changes nothing for reads of a regular file.
+    pub(super) fn open(path: &Path) -> io::Result<File> {
         let fd = rustix::fs::open(
             path,
             OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC,
             Mode::empty(),
         )?;
-        rustix::fs::fcntl_setfl(&fd, OFlags::empty())?;
         Ok(File::from(fd))
+    }
+}
+
+#[cfg(not(unix))]
+mod nonblocking {
+    pub(super) fn open(path: &std::path::Path) -> std::io::Result<std::fs::File> {
+        std::fs::File::open(path)
     }
 }
 
@@ -239,9 +277,11 @@ mod tests {
         #[test]
         fn a_file_that_grows_past_the_limit_is_an_error() {
             let dir = tempfile::tempdir().unwrap();
-            let doc = document(&dir, "grows", b"0123456789");
+            // Larger than the sniff, so reading goes on past it.
+            let start = vec![b'a'; super::super::SNIFF_BYTES + 10];
+            let doc = document(&dir, "grows", &start);
             let options = WalkOptions {
-                max_filesize: Some(10),
+                max_filesize: Some(start.len() as u64),
                 ..WalkOptions::default()
             };
             let Outcome::Done(mut reader) = open_document(&doc, &options) else {
@@ -255,7 +295,24 @@ mod tests {
             let mut out = Vec::new();
             let error = reader.read_to_end(&mut out).unwrap_err();
             assert!(error.to_string().contains("grew past"), "{error}");
-            assert!(out.len() <= 10);
+            assert!(out.len() <= start.len());
+        }
+
+        #[test]
+        fn a_small_file_is_read_as_it_was_when_opened() {
+            let dir = tempfile::tempdir().unwrap();
+            let doc = document(&dir, "grows", b"0123456789");
+            let Outcome::Done(mut reader) = open_document(&doc, &WalkOptions::default()) else {
+                panic!("not opened");
+            };
+            let mut file = std::fs::OpenOptions::new()
+                .append(true)
+                .open(&doc.path)
+                .unwrap();
+            file.write_all(&[b'x'; 100_000]).unwrap();
+            let mut out = Vec::new();
+            reader.read_to_end(&mut out).unwrap();
+            assert_eq!(out, b"0123456789");
         }
 
         #[cfg(unix)]

@@ -16,7 +16,7 @@ use crate::diag::Diagnostics;
 use crate::error::STDIN;
 use crate::fingerprint::{Fingerprint, Fingerprinter, SdrShape};
 use crate::input::{self, FileDocument, Outcome, Walk, WalkOptions};
-use crate::parallel::for_each_ordered;
+use crate::parallel::{FILES_PER_TASK, for_each_ordered_chunked};
 use crate::{Error, jobs};
 
 /// What to compute for each document.
@@ -78,8 +78,9 @@ pub fn run(
             }
         });
     let mut write_error = None;
-    for_each_ordered(
+    for_each_ordered_chunked(
         inputs,
+        FILES_PER_TASK,
         |found| {
             let opened = matches!(found, Outcome::Done(_));
             let outcome = found.and_then(|input| encode(fingerprinter, walk, encoding, input));

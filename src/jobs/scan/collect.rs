@@ -11,7 +11,7 @@ use crate::input::{
     Declarations, FileDocument, FingerprintBlock, FingerprintBlocks, FingerprintRecord, Outcome,
     RecordBlocks, RecordOptions, Walk, WalkOptions,
 };
-use crate::parallel::for_each_ordered;
+use crate::parallel::{FILES_PER_TASK, for_each_ordered, for_each_ordered_chunked};
 use crate::progress::Progress;
 
 use super::documents::{DocumentName, Documents, Origin};
@@ -29,8 +29,9 @@ pub fn collect_paths(
 ) {
     let progress = Progress::new(wants_progress, None);
     let walk = progress.counting(Walk::new(paths, walk_options));
-    for_each_ordered(
+    for_each_ordered_chunked(
         walk,
+        FILES_PER_TASK,
         |found| {
             found.and_then(|file| {
                 if file.explicit && is_fifo(&file.path) {
