@@ -12,7 +12,7 @@
 //! compares it with measured distances.
 //!
 //! Corpora of up to `SMALL_CORPUS` fingerprints always get at least the
-//! radius of expected recall 0.99 (their verification costs seconds at
+//! radius of expected recall 0.999 (their verification costs seconds at
 //! most); larger ones get what the budget buys.
 //!
 //! The cost of a radius is the search's predicted time plus verification:
@@ -56,8 +56,11 @@ const REREAD_FACTOR: f64 = 0.7;
 /// budget: their whole verification costs seconds at most.
 pub const SMALL_CORPUS: usize = 20_000;
 
-/// The expected recall at the threshold a small corpus always gets.
-pub const SMALL_CORPUS_RECALL: f64 = 0.99;
+/// The expected recall at the threshold a small corpus always gets. The
+/// model assumes equal set sizes; with tf weights and unequal sizes real
+/// pairs lie a little further apart (debian-docs: measured recall 0.985
+/// where the model expected 0.994), so small corpora get a margin.
+pub const SMALL_CORPUS_RECALL: f64 = 0.999;
 
 /// No radius beyond the one whose expected recall reaches this.
 const ENOUGH_RECALL: f64 = 0.9995;
@@ -65,6 +68,13 @@ const ENOUGH_RECALL: f64 = 0.9995;
 /// Seconds to decide one candidate, per feature of a set: a merge step,
 /// most merges stopping early (src/verify).
 const SECONDS_PER_MERGE_STEP: f64 = 1e-9;
+
+/// Seconds each candidate costs whatever its sets: emitted and sorted by
+/// the search, placed in the candidate graph, batched and decided. Measured
+/// on the short-records corpus (one-line texts, chars:2), where millions of
+/// candidates dominate: from k = 14 to 15 each extra candidate cost about
+/// 1.4 us of wall time on 2 threads.
+const SECONDS_PER_CANDIDATE: f64 = 1.5e-6;
 
 /// What the cost model chose.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -192,7 +202,7 @@ fn cost(workload: &Workload<'_>, within: &[f64; 65], k: u32) -> f64 {
     let seconds_per_document =
         workload.fingerprint_seconds() / workload.documents.max(1) as f64 * REREAD_FACTOR;
     let verify = reread * seconds_per_document
-        + candidates * workload.mean_features * SECONDS_PER_MERGE_STEP;
+        + candidates * (workload.mean_features * SECONDS_PER_MERGE_STEP + SECONDS_PER_CANDIDATE);
     crate::search::predicted_seconds(n, k, 1) + verify
 }
 
@@ -283,7 +293,7 @@ mod tests {
             documents: 10_000,
         };
         let radius = choose(&workload, 0.8);
-        assert!(radius.expected_recall >= 0.99, "{radius:?}");
+        assert!(radius.expected_recall >= SMALL_CORPUS_RECALL, "{radius:?}");
         assert!(
             radius.predicted_seconds <= radius.budget_seconds,
             "{radius:?}"
