@@ -274,6 +274,15 @@ mod tests {
             assert_eq!(read_all(&doc, &max(10)).unwrap(), b"0123456789");
         }
 
+        /// Appends 100,000 bytes to an opened document.
+        fn grow(document: &FileDocument) {
+            let mut file = std::fs::OpenOptions::new()
+                .append(true)
+                .open(&document.path)
+                .unwrap();
+            file.write_all(&[b'x'; 100_000]).unwrap();
+        }
+
         #[test]
         fn a_file_that_grows_past_the_limit_is_an_error() {
             let dir = tempfile::tempdir().unwrap();
@@ -287,11 +296,7 @@ mod tests {
             let Outcome::Done(mut reader) = open_document(&doc, &options) else {
                 panic!("not opened");
             };
-            let mut file = std::fs::OpenOptions::new()
-                .append(true)
-                .open(&doc.path)
-                .unwrap();
-            file.write_all(&[b'x'; 100_000]).unwrap();
+            grow(&doc);
             let mut out = Vec::new();
             let error = reader.read_to_end(&mut out).unwrap_err();
             assert!(error.to_string().contains("grew past"), "{error}");
@@ -305,11 +310,7 @@ mod tests {
             let Outcome::Done(mut reader) = open_document(&doc, &WalkOptions::default()) else {
                 panic!("not opened");
             };
-            let mut file = std::fs::OpenOptions::new()
-                .append(true)
-                .open(&doc.path)
-                .unwrap();
-            file.write_all(&[b'x'; 100_000]).unwrap();
+            grow(&doc);
             let mut out = Vec::new();
             reader.read_to_end(&mut out).unwrap();
             assert_eq!(out, b"0123456789");

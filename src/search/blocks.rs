@@ -208,6 +208,7 @@ fn run_table(
     let leading = (table.key_blocks.trailing_ones() as usize).min(layout.masks.len());
     let sorted_bits: u32 = layout.masks[..leading].iter().map(|m| m.count_ones()).sum();
     let presorted = sorted_bits > 0 && fingerprints.len() >> sorted_bits.min(63) <= PRESORTED_RUN;
+    let presorted = presorted.then_some(sorted_bits);
     if table.forward.len() <= FEW_MOVES {
         // A fixed-length move list unrolls: the sort passes run ~1.5x faster.
         let mut few = [(0u64, 0u32); FEW_MOVES];
@@ -217,7 +218,7 @@ fn run_table(
             buffers,
             fingerprints,
             forward,
-            presorted.then_some(sorted_bits),
+            presorted,
             bits,
             table.key_bits,
         );
@@ -227,7 +228,7 @@ fn run_table(
             buffers,
             fingerprints,
             forward,
-            presorted.then_some(sorted_bits),
+            presorted,
             bits,
             table.key_bits,
         );
