@@ -4,6 +4,7 @@
 
 mod compare;
 mod completions;
+mod dedup;
 mod fingerprint;
 mod help_examples;
 mod input_rules;

@@ -1,0 +1,373 @@
+//! The keep-or-drop decision, one record at a time in input order, against
+//! the records kept so far.
+//!
+//! The near-duplicate rule is the scan's (src/jobs/scan): two records with
+//! the same features (the same feature digest; the same content for those
+//! with fewer than `min_features` features) are near-duplicates without a
+//! search. Otherwise SimHash proposes the kept records within k bits and
+//! exact Jaccard decides: two short texts (one line of at most 256
+//! characters) by their character pairs, any other pair by the features.
+//! Records without features are never anyone's near-duplicate: they are
+//! kept, and nothing of them is held.
+//!
+//! A new record is dropped for the earliest kept record it is a
+//! near-duplicate of; otherwise it is kept and joins the indexes.
+//!
+//! Held per kept record: its text in a spool (in memory up to
+//! [`TEXT_MEMORY`] bytes in all, then in an anonymous temporary file) with
+//! 4 bytes of length; a digest map entry (about 24 bytes); one
+//! [`Index`] entry (8 + 4 + 4 per table bytes, 192 with the default
+//! k = 8); and its name (nothing for line numbers that follow each other,
+//! the id's bytes with `--id-field`).
+
+use std::io;
+
+use crate::fingerprint::{Fingerprint, Fingerprinter};
+use crate::report::Names;
+use crate::verify::{Verdict, decide};
+
+use super::super::scan::ShortTexts;
+use super::index::{Index, MixMap};
+
+/// Bytes of kept texts held in memory before the rest goes to a file.
+pub const TEXT_MEMORY: usize = 32 << 20;
+
+/// Most kept records (their numbers are `u32`).
+pub const MAX_KEPT: u32 = u32::MAX - 1;
+
+/// A record ready for the decision: its fingerprints, computed anywhere.
+#[derive(Clone, Debug)]
+pub struct Measured {
+    /// The text the features come from.
+    pub text: Vec<u8>,
+    /// Its fingerprint by the features.
+    pub words: Fingerprint,
+    /// Its character-pair fingerprint, when it is a short text and the
+    /// short-text rule is on.
+    pub short: Option<Fingerprint>,
+}
+
+/// How a record measures: computed on the workers.
+#[derive(Clone, Debug)]
+pub struct Measure {
+    fingerprinter: Fingerprinter,
+    short: Option<ShortTexts>,
+    min_features: u64,
+}
+
+impl Measure {
+    /// Measures by `fingerprinter`; `short_texts` turns on the short-text
+    /// rule; records with fewer than `min_features` features are matched
+    /// by content only.
+    pub fn new(fingerprinter: Fingerprinter, short_texts: bool, min_features: u64) -> Measure {
+        let short = short_texts.then(|| ShortTexts::new(fingerprinter.options()));
+        Measure {
+            fingerprinter,
+            short,
+            min_features,
+        }
+    }
+
+    /// Fingerprints one record's text.
+    pub fn measure(&self, text: Vec<u8>) -> Measured {
+        let words = self.fingerprinter.fingerprint_bytes(&text);
+        let short = match &self.short {
+            Some(short) if words.features >= self.min_features.max(1) => short.fingerprint(&text),
+            _ => None,
+        };
+        Measured { text, words, short }
+    }
+}
+
+/// What the filter decided.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Decision {
+    /// Kept, as kept record number `.0` (`None`: it has no features and is
+    /// held nowhere).
+    Kept(Option<u32>),
+    /// A near-duplicate of kept record `kept`, with this exact Jaccard.
+    Dropped {
+        /// The kept record's number.
+        kept: u32,
+        /// Their Jaccard (1 for the same features).
+        jaccard: f64,
+    },
+}
+
+/// The comparison a candidate pair is decided by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Space {
+    Words,
+    Chars,
+}
+
+/// Short kept records by their word fingerprint: searched only for
+/// records that are not short texts, so built only once one comes.
+#[derive(Debug)]
+enum ShortWords {
+    Waiting(Vec<(u64, u32)>),
+    Built(Index),
+}
+
+/// The records kept so far, indexed, and the rule.
+#[derive(Debug)]
+pub struct Filter {
+    measure: Measure,
+    threshold: f64,
+    max_distance: u32,
+    /// Feature digest (or content key) to the first kept record with it.
+    by_digest: MixMap<u32>,
+    /// Kept records that are not short texts, by word fingerprint.
+    words: Index,
+    /// Kept short texts, by character-pair fingerprint.
+    chars: Index,
+    /// Kept short texts, by word fingerprint.
+    short_words: ShortWords,
+    /// The text of each kept record (empty for those matched by content).
+    texts: Names,
+    kept: u32,
+    /// Candidates verified.
+    pub candidates: u64,
+    scratch: Vec<(u32, Space)>,
+}
+
+impl Filter {
+    /// An empty filter: near-duplicates have Jaccard at least `threshold`
+    /// and fingerprints within `max_distance` bits.
+    pub fn new(measure: Measure, threshold: f64, max_distance: u32) -> Filter {
+        Filter {
+            measure,
+            threshold,
+            max_distance,
+            by_digest: MixMap::default(),
+            words: Index::new(max_distance),
+            chars: Index::new(max_distance),
+            short_words: ShortWords::Waiting(Vec::new()),
+            texts: Names::with_budget(TEXT_MEMORY),
+            kept: 0,
+            candidates: 0,
+            scratch: Vec::new(),
+        }
+    }
+
+    /// How records are measured.
+    pub fn measure(&self) -> &Measure {
+        &self.measure
+    }
+
+    /// Records kept and held (those without features aside).
+    pub fn kept(&self) -> u32 {
+        self.kept
+    }
+
+    /// Bytes held per kept record in the search index, maps aside.
+    pub fn index_bytes_per_record(&self) -> usize {
+        self.words.bytes_per_entry()
+    }
+
+    /// Decides one record, in input order; a kept record joins the filter.
+    /// Fails when a kept text cannot be written or read back, or when
+    /// more than [`MAX_KEPT`] records were kept.
+    pub fn decide(&mut self, record: &Measured) -> io::Result<Decision> {
+        let words = &record.words;
+        if words.features == 0 {
+            return Ok(Decision::Kept(None));
+        }
+        let exact_only = words.features < self.measure.min_features;
+        let key = if exact_only {
+            content_key(words.content_hash)
+        } else {
+            words.feature_digest
+        };
+        if let Some(&kept) = self.by_digest.get(&key) {
+            return Ok(Decision::Dropped { kept, jaccard: 1.0 });
+        }
+        if !exact_only && let Some((kept, jaccard)) = self.search(record)? {
+            return Ok(Decision::Dropped { kept, jaccard });
+        }
+        self.keep(record, key, exact_only).map(Decision::Kept)
+    }
+
+    /// The earliest kept record within k that reaches the threshold.
+    fn search(&mut self, record: &Measured) -> io::Result<Option<(u32, f64)>> {
+        let mut found = Vec::new();
+        let mut candidates = std::mem::take(&mut self.scratch);
+        candidates.clear();
+        self.words.query(record.words.simhash, &mut found);
+        candidates.extend(found.iter().map(|&(kept, _)| (kept, Space::Words)));
+        found.clear();
+        match &record.short {
+            Some(short) => {
+                self.chars.query(short.simhash, &mut found);
+                candidates.extend(found.iter().map(|&(kept, _)| (kept, Space::Chars)));
+            }
+            None => {
+                self.short_words_index()
+                    .query(record.words.simhash, &mut found);
+                candidates.extend(found.iter().map(|&(kept, _)| (kept, Space::Words)));
+            }
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+        let mut sets: [Option<Vec<u64>>; 2] = [None, None];
+        let mut answer = None;
+        for &(kept, space) in &candidates {
+            self.candidates += 1;
+            let slot = space as usize;
+            if sets[slot].is_none() {
+                sets[slot] = Some(self.feature_set(&record.text, space));
+            }
+            let theirs = self.feature_set(&self.texts.get(kept as usize)?, space);
+            let ours = sets[slot].as_deref().unwrap_or_default();
+            if let Verdict::Near(jaccard) = decide(ours, &theirs, self.threshold) {
+                answer = Some((kept, jaccard));
+                break;
+            }
+        }
+        self.scratch = candidates;
+        Ok(answer)
+    }
+
+    /// The index of short kept records by word fingerprint, built now if
+    /// it was not.
+    fn short_words_index(&mut self) -> &Index {
+        if let ShortWords::Waiting(waiting) = &mut self.short_words {
+            let mut index = Index::new(self.max_distance);
+            for &(simhash, kept) in waiting.iter() {
+                index.insert(simhash, kept);
+            }
+            self.short_words = ShortWords::Built(index);
+        }
+        match &self.short_words {
+            ShortWords::Built(index) => index,
+            ShortWords::Waiting(_) => unreachable!("built above"),
+        }
+    }
+
+    fn feature_set(&self, text: &[u8], space: Space) -> Vec<u64> {
+        match (space, &self.measure.short) {
+            (Space::Chars, Some(short)) => short.feature_set_reader(text).unwrap_or_default(),
+            _ => self.measure.fingerprinter.feature_set_bytes(text),
+        }
+    }
+
+    /// Holds a kept record.
+    fn keep(&mut self, record: &Measured, key: u64, exact_only: bool) -> io::Result<Option<u32>> {
+        let number = self.kept;
+        if number >= MAX_KEPT {
+            return Err(io::Error::other(format!(
+                "more than {MAX_KEPT} records kept: the rest cannot be decided"
+            )));
+        }
+        self.texts.push(if exact_only {
+            &[][..]
+        } else {
+            &record.text[..]
+        })?;
+        self.by_digest.insert(key, number);
+        if !exact_only {
+            match &record.short {
+                Some(short) => {
+                    self.chars.insert(short.simhash, number);
+                    match &mut self.short_words {
+                        ShortWords::Waiting(waiting) => {
+                            waiting.push((record.words.simhash, number));
+                        }
+                        ShortWords::Built(index) => {
+                            index.insert(record.words.simhash, number);
+                        }
+                    }
+                }
+                None => {
+                    self.words.insert(record.words.simhash, number);
+                }
+            }
+        }
+        self.kept += 1;
+        Ok(Some(number))
+    }
+}
+
+/// Keys of records matched by raw content never meet the feature digests
+/// of the others (the scan's rule).
+fn content_key(content_hash: u64) -> u64 {
+    content_hash ^ 0x5407_7e4c_0a7e_17ed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fingerprint::FeatureOptions;
+
+    fn filter(threshold: f64, k: u32) -> Filter {
+        let measure = Measure::new(Fingerprinter::new(FeatureOptions::default()), true, 1);
+        Filter::new(measure, threshold, k)
+    }
+
+    fn run(filter: &mut Filter, text: &str) -> Decision {
+        let measured = filter.measure().measure(text.as_bytes().to_vec());
+        filter.decide(&measured).unwrap()
+    }
+
+    #[test]
+    fn the_same_features_are_dropped_without_a_search() {
+        let mut filter = filter(0.8, 0);
+        assert_eq!(run(&mut filter, "One Stop Bakery"), Decision::Kept(Some(0)));
+        assert_eq!(
+            run(&mut filter, "one stop   BAKERY!"),
+            Decision::Dropped {
+                kept: 0,
+                jaccard: 1.0
+            }
+        );
+        assert_eq!(filter.candidates, 0);
+        assert_eq!(filter.kept(), 1);
+    }
+
+    #[test]
+    fn texts_without_features_are_kept_and_not_held() {
+        let mut filter = filter(0.8, 8);
+        assert_eq!(run(&mut filter, ""), Decision::Kept(None));
+        assert_eq!(run(&mut filter, "  !! "), Decision::Kept(None));
+        assert_eq!(run(&mut filter, ""), Decision::Kept(None));
+        assert_eq!(filter.kept(), 0);
+    }
+
+    #[test]
+    fn short_texts_are_compared_by_character_pairs() {
+        let mut filter = filter(0.8, 32);
+        let first = "One Stop Bakery, 1304 High St Rd, Wantirna, VIC, 3152";
+        let near = "One Stop Bakery, 1304 High Street Rd, Wantirna South, VIC, 3152";
+        let other = "Burra Hotel, 5 Market Sq, Burra, SA, 5417";
+        assert_eq!(run(&mut filter, first), Decision::Kept(Some(0)));
+        match run(&mut filter, near) {
+            Decision::Dropped { kept: 0, jaccard } => assert!(jaccard >= 0.8, "{jaccard}"),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(run(&mut filter, other), Decision::Kept(Some(1)));
+    }
+
+    #[test]
+    fn long_texts_are_compared_by_their_features() {
+        let mut filter = filter(0.8, 32);
+        let text: Vec<String> = (0..120)
+            .map(|i| format!("word{}", i % 37 * 7 + i))
+            .collect();
+        let mut edited = text.clone();
+        edited[60] = "changed".to_string();
+        assert_eq!(run(&mut filter, &text.join(" ")), Decision::Kept(Some(0)));
+        match run(&mut filter, &edited.join(" ")) {
+            Decision::Dropped { kept: 0, jaccard } => assert!(jaccard > 0.9, "{jaccard}"),
+            other => panic!("{other:?}"),
+        }
+        // A short text after a long one: the short-words index is searched.
+        assert_eq!(run(&mut filter, "a short line"), Decision::Kept(Some(1)));
+        assert_eq!(
+            run(&mut filter, &text.join("  ")),
+            Decision::Dropped {
+                kept: 0,
+                jaccard: 1.0
+            }
+        );
+    }
+}
