@@ -142,7 +142,7 @@ Examples:
   simdup dedup < addresses.txt > unique.txt  the same, stdin to stdout
   simdup dedup addresses.txt --dropped dropped.jsonl   and what was removed, and why
   simdup dedup --records jsonl --id-field id tickets.jsonl
-  simdup dedup addresses.txt -t 0.9 -k 12    closer copies only, searched wider
+  simdup dedup addresses.txt -t 0.9 -k 8     closer copies only, searched wider
 
 A record is dropped when a record kept before it is its near-duplicate as `simdup scan`
 defines one: the same features, or SimHash within -k bits and exact Jaccard >= -t (two
@@ -154,9 +154,12 @@ Streaming: records are decided in input order as they arrive; output is flushed 
 block, which ends at 1 MiB or as soon as the input has nothing more to read, so `tail -f
 log | simdup dedup` prints each line as soon as it is read.
 
-Memory grows with the records kept, never with the input: about 220 bytes per kept record
-at -k 8 (the search index; more tables at a wider -k), plus its text, held in memory up to
-32 MiB in all and in a temporary file beyond. Copies of a kept record cost nothing.
+Memory grows with the records kept, never with the input: per kept record, 12 bytes for each
+of the k + 1 index tables (84 at -k 6) and about 40 for maps and names, with slack for growth;
+its text is held in memory up to 32 MiB in all, in a temporary file beyond. Measured: 270 MB
+for 907,000 kept of 10^6 address lines. Copies of a kept record cost nothing. Time per record
+grows with -k and with the records kept: each is compared with about (k + 1) n / 2^(64/(k+1))
+kept fingerprints.
 
 Exit codes:
   0  ran fine

@@ -16,8 +16,8 @@
 //! Held per kept record: its text in a spool (in memory up to
 //! [`TEXT_MEMORY`] bytes in all, then in an anonymous temporary file) with
 //! 4 bytes of length; a digest map entry (about 24 bytes); one
-//! [`Index`] entry (8 + 4 + 4 per table bytes, 192 with the default
-//! k = 8); and its name (nothing for line numbers that follow each other,
+//! [`Index`] entry (12 bytes per table, k + 1 tables: 84 bytes at the
+//! default k = 6); and its name (nothing for line numbers that follow each other,
 //! the id's bytes with `--id-field`).
 
 use std::io;
