@@ -151,7 +151,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__dedup)
-            opts="-t -k -q -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --records --text-field --id-field --threshold --max-distance --min-features --dropped --strict --quiet --threads --color --help --version"
+            opts="-t -k -q -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --records --text-field --id-field --threshold --max-distance --min-features --keep --dropped --strict --quiet --threads --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -215,6 +215,10 @@ _simdup() {
                     ;;
                 --min-features)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --keep)
+                    COMPREPLY=($(compgen -W "first last longest shortest" -- "${cur}"))
                     return 0
                     ;;
                 --dropped)

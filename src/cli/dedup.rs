@@ -5,13 +5,26 @@ use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 
 use super::args::FeatureArgs;
 use super::{Finished, RecordsArg};
 use simdup::diag::Diagnostics;
 use simdup::input::{RecordFormat, RecordOptions};
-use simdup::jobs::dedup::{DedupOptions, DedupStats, Output, RecordName};
+use simdup::jobs::dedup::{DedupOptions, DedupStats, Keep, Output, RecordName};
+
+/// Which copy survives, as typed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum KeepArg {
+    /// The first in input order; streams.
+    First,
+    /// The last; reads the whole input first.
+    Last,
+    /// The longest text (the first of equals); reads the whole input first.
+    Longest,
+    /// The shortest text (the first of equals); reads the whole input first.
+    Shortest,
+}
 
 /// Arguments of `simdup dedup`.
 #[derive(Args, Debug)]
@@ -60,6 +73,13 @@ pub struct DedupArgs {
           help_heading = "Near-duplicates")]
     pub min_features: u64,
 
+    /// Which record of a set of near-copies survives. Any but `first` needs the whole input:
+    /// nothing is written until it ends, and every record is spooled (to a temporary file past
+    /// 32 MiB) with about 120 bytes each in memory.
+    #[arg(long, value_enum, value_name = "WHICH", default_value_t = KeepArg::First,
+          help_heading = "Near-duplicates")]
+    pub keep: KeepArg,
+
     /// Write one JSON line per removed record to FILE: its line (and id), the kept record it
     /// matched, and their Jaccard.
     #[arg(long, value_name = "FILE", help_heading = "Output")]
@@ -98,6 +118,12 @@ pub fn run(args: DedupArgs) -> anyhow::Result<Finished> {
         min_features: args.min_features,
         short_texts: args.features.shingle.is_none(),
         strict: args.strict,
+        keep: match args.keep {
+            KeepArg::First => Keep::First,
+            KeepArg::Last => Keep::Last,
+            KeepArg::Longest => Keep::Longest,
+            KeepArg::Shortest => Keep::Shortest,
+        },
         name_kept: args.dropped.is_some(),
     };
     let dropped = match &args.dropped {

@@ -305,3 +305,34 @@ fn field_options_need_json_lines() {
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("--records jsonl"));
 }
+
+#[test]
+fn keep_chooses_which_copy_survives() {
+    let dir = TestDir::new();
+    dir.create(
+        "addresses.txt",
+        "One Stop Bakery, 1304 High Street Rd, Wantirna South, VIC, 3152\n\
+         Burra Hotel, 5 Market Sq, Burra, SA, 5417\n\
+         One Stop Bakery, 1304 High St Rd, Wantirna, VIC, 3152\n",
+    );
+    let run = |keep: &str| {
+        let output = dir
+            .simdup()
+            .args(["dedup", "addresses.txt", "-q", "--keep", keep])
+            .args(["--dropped", "dropped.jsonl"])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let dropped = json_lines(&std::fs::read(dir.path().join("dropped.jsonl")).unwrap());
+        assert_eq!(dropped.len(), 1);
+        (stdout(&output), dropped[0]["line"].as_u64().unwrap())
+    };
+    let burra = "Burra Hotel, 5 Market Sq, Burra, SA, 5417\n";
+    let long = "One Stop Bakery, 1304 High Street Rd, Wantirna South, VIC, 3152\n";
+    let short = "One Stop Bakery, 1304 High St Rd, Wantirna, VIC, 3152\n";
+    // Output stays in input order whichever copy survives.
+    assert_eq!(run("first"), (format!("{long}{burra}"), 3));
+    assert_eq!(run("last"), (format!("{burra}{short}"), 1));
+    assert_eq!(run("longest"), (format!("{long}{burra}"), 3));
+    assert_eq!(run("shortest"), (format!("{burra}{short}"), 1));
+}

@@ -17,6 +17,7 @@
 
 pub mod filter;
 pub mod index;
+mod whole;
 
 use std::io::Read;
 use std::ops::ControlFlow;
@@ -38,6 +39,22 @@ use filter::{Decision, Filter, Measure, Measured};
 /// give `-k` to match them.
 pub const DEFAULT_MAX_DISTANCE: u32 = 6;
 
+/// Which record of a set of near-copies survives.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Keep {
+    /// The first in input order: decided as the records stream.
+    #[default]
+    First,
+    /// The last: needs the whole input.
+    Last,
+    /// The one with the most bytes of text (the first of equals): needs
+    /// the whole input.
+    Longest,
+    /// The one with the fewest bytes of text (the first of equals): needs
+    /// the whole input.
+    Shortest,
+}
+
 /// Every option of a dedup run, as plain data.
 #[derive(Clone, Debug)]
 pub struct DedupOptions {
@@ -54,6 +71,9 @@ pub struct DedupOptions {
     pub short_texts: bool,
     /// Stop at the first malformed record instead of going on.
     pub strict: bool,
+    /// Which copy survives; any but `First` reads the whole input before
+    /// writing anything (spooling records to disk).
+    pub keep: Keep,
     /// Keep the names of kept records, for [`Output::dropped`] (line
     /// numbers cost nothing; ids cost their bytes).
     pub name_kept: bool,
@@ -68,6 +88,7 @@ impl Default for DedupOptions {
             min_features: 1,
             short_texts: true,
             strict: false,
+            keep: Keep::First,
             name_kept: true,
         }
     }
@@ -177,6 +198,8 @@ fn dedup_blocks<R: Read + Send>(
         },
         strict: options.strict,
         failure: None,
+        gathered: (options.keep != Keep::First)
+            .then(|| whole::Gathered::new(records.id_field.is_some())),
     };
     let measure = run.filter.measure().clone();
     for_each_ordered(
@@ -220,6 +243,9 @@ fn dedup_blocks<R: Read + Send>(
         let _ = output.flush();
         return Err(error);
     }
+    if let Some(gathered) = run.gathered.take() {
+        gathered.finish(options.keep, &mut run.filter, output, &mut run.stats)?;
+    }
     output.flush()?;
     run.stats.candidates = run.filter.candidates;
     run.stats.index_bytes_per_record = run.filter.index_bytes_per_record();
@@ -238,6 +264,8 @@ struct Run {
     stats: DedupStats,
     strict: bool,
     failure: Option<crate::Error>,
+    /// With a policy other than `first`: every record, decided at the end.
+    gathered: Option<whole::Gathered>,
 }
 
 impl Run {
@@ -269,6 +297,9 @@ impl Run {
         };
         self.stats.read += 1;
         self.stats.bytes += measured.words.bytes;
+        if let Some(gathered) = self.gathered.as_mut() {
+            return gathered.add(name, measured, raw);
+        }
         let decision = self
             .filter
             .decide(&measured)

@@ -113,6 +113,18 @@ fn run(input: &[u8], options: &DedupOptions, block_bytes: usize) -> (Collected, 
 /// The brute-force greedy answer: kept line numbers and `(dropped line,
 /// kept line)`.
 fn reference(lines: &[String], threshold: f64, k: u32) -> (Vec<u64>, Vec<(u64, u64)>) {
+    let order: Vec<usize> = (0..lines.len()).collect();
+    reference_in(lines, &order, threshold, k)
+}
+
+/// The same, deciding the records in `order` (indices); kept lines
+/// ascending, dropped pairs by dropped line.
+fn reference_in(
+    lines: &[String],
+    order: &[usize],
+    threshold: f64,
+    k: u32,
+) -> (Vec<u64>, Vec<(u64, u64)>) {
     let fingerprinter = Fingerprinter::new(FeatureOptions::default());
     let short = ShortTexts::new(&FeatureOptions::default());
     struct Held {
@@ -123,7 +135,8 @@ fn reference(lines: &[String], threshold: f64, k: u32) -> (Vec<u64>, Vec<(u64, u
     }
     let mut held: Vec<Held> = Vec::new();
     let (mut kept, mut dropped) = (Vec::new(), Vec::new());
-    for (index, text) in lines.iter().enumerate() {
+    for &index in order {
+        let text = &lines[index];
         let line = index as u64 + 1;
         let bytes = text.as_bytes();
         let words = fingerprinter.fingerprint_bytes(bytes);
@@ -162,6 +175,8 @@ fn reference(lines: &[String], threshold: f64, k: u32) -> (Vec<u64>, Vec<(u64, u
             }
         }
     }
+    kept.sort_unstable();
+    dropped.sort_unstable();
     (kept, dropped)
 }
 
@@ -190,6 +205,37 @@ proptest! {
         prop_assert_eq!(stats.read, lines.len() as u64);
         prop_assert_eq!(stats.kept + stats.dropped, stats.read);
         prop_assert!(out.flushes >= 1);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_policy_is_the_greedy_answer_in_its_order(
+        lines in corpus(),
+        keep in prop_oneof![Just(Keep::Last), Just(Keep::Longest), Just(Keep::Shortest)],
+        k in prop_oneof![Just(DEFAULT_MAX_DISTANCE), Just(32u32)],
+    ) {
+        let input: Vec<u8> = lines.iter().flat_map(|line| format!("{line}\n").into_bytes()).collect();
+        let options = DedupOptions { keep, max_distance: k, ..DedupOptions::default() };
+        let (out, stats) = run(&input, &options, 64);
+        let mut order: Vec<usize> = (0..lines.len()).collect();
+        match keep {
+            Keep::Last => order.reverse(),
+            Keep::Longest => order.sort_by_key(|&i| (std::cmp::Reverse(lines[i].len()), i)),
+            Keep::Shortest => order.sort_by_key(|&i| (lines[i].len(), i)),
+            Keep::First => {}
+        }
+        let (kept, dropped) = reference_in(&lines, &order, 0.8, k);
+        let kept_lines: Vec<Vec<u8>> = kept
+            .iter()
+            .map(|&line| lines[line as usize - 1].as_bytes().to_vec())
+            .collect();
+        prop_assert_eq!(&out.kept, &kept_lines);
+        let pairs: Vec<(u64, u64)> = out.dropped.iter().map(|&(a, b, _)| (a, b)).collect();
+        prop_assert_eq!(&pairs, &dropped);
+        prop_assert_eq!(stats.kept + stats.dropped, stats.read);
     }
 }
 
