@@ -151,7 +151,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__dedup)
-            opts="-t -k -q -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --records --text-field --id-field --threshold --max-distance --min-features --keep --dropped --strict --quiet --threads --color --help --version"
+            opts="-L -g -0 -t -k -q -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --hidden --follow --glob --max-filesize --binary --files-from --null --records --text-field --id-field --threshold --max-distance --min-features --keep --print-duplicates --dropped --strict --quiet --threads --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -182,6 +182,22 @@ _simdup() {
                     return 0
                     ;;
                 --frequency-ceiling)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --glob)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -g)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-filesize)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --files-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -148,6 +148,9 @@ complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l vocabulary -d 'T
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l exclude-tokens -d 'Tokens to leave out, one per line' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l frequency-floor -d 'Leave out the first N occurrences of each token in a document (htm.core)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l frequency-ceiling -d 'Keep at most N occurrences of each token in a document (htm.core)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s g -l glob -d 'Only files matching GLOB; `!GLOB` excludes. Repeatable' -r
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l max-filesize -d 'Skip files larger than SIZE (e.g. 512K, 10M, 2G)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l files-from -d 'Deduplicate the files listed in FILE (`-`: stdin), one per line, and print the paths to keep' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l records -d 'How the input is cut into records: lines (default), NUL-terminated records, or JSON objects one per line' -r -f -a "lines\t'One document per line'
 nul\t'One document per NUL-terminated record'
 jsonl\t'One JSON object per line'"
@@ -170,6 +173,11 @@ complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l no-nfkc -d 'Do n
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l keep-punctuation -d 'Keep punctuation inside tokens instead of treating it as a separator'
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l token-similarity -d 'Also add each word\'s characters as features (htm.core)'
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l encode-orphans -d 'With --vocabulary: also encode tokens missing from it (weight 1)'
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l hidden -d 'Include hidden files and directories'
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s L -l follow -d 'Follow symbolic links (loops are reported, not followed)'
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l binary -d 'Read files that look binary (a NUL byte in the first 8 KiB)'
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s 0 -l null -d 'With files: paths are NUL-separated, in --files-from and in the output (xargs -0)'
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l print-duplicates -d 'Print the removed records (or paths) instead of the kept ones'
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l strict -d 'Stop at the first malformed record (default: report it and go on; exit code 2 at the end)'
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s q -l quiet -d 'No summary on stderr (errors are still printed)'
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -7,11 +7,11 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::args::FeatureArgs;
+use super::args::{FeatureArgs, WalkArgs};
 use super::{Finished, RecordsArg};
 use simdup::diag::Diagnostics;
-use simdup::input::{RecordFormat, RecordOptions};
-use simdup::jobs::dedup::{DedupOptions, DedupStats, Keep, Output, RecordName};
+use simdup::input::{PathSeparator, RecordFormat, RecordOptions};
+use simdup::jobs::dedup::{DedupOptions, DedupStats, Files, Keep, Output, RecordName};
 
 /// Which copy survives, as typed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -29,12 +29,25 @@ pub enum KeepArg {
 /// Arguments of `simdup dedup`.
 #[derive(Args, Debug)]
 pub struct DedupArgs {
-    /// The records to filter: a file, or `-` (the default) for stdin.
-    #[arg(value_name = "FILE")]
-    pub input: Option<PathBuf>,
+    /// One FILE: its records (`-` or none: stdin's). A directory or several PATHs: the files
+    /// themselves, whose paths are printed.
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
 
     #[command(flatten)]
     pub features: FeatureArgs,
+
+    #[command(flatten)]
+    pub walk: WalkArgs,
+
+    /// Deduplicate the files listed in FILE (`-`: stdin), one per line, and print the paths to
+    /// keep.
+    #[arg(long, value_name = "FILE", help_heading = "Input")]
+    pub files_from: Option<PathBuf>,
+
+    /// With files: paths are NUL-separated, in --files-from and in the output (xargs -0).
+    #[arg(short = '0', long = "null", help_heading = "Input")]
+    pub null: bool,
 
     /// How the input is cut into records: lines (default), NUL-terminated records, or JSON
     /// objects one per line.
@@ -80,6 +93,10 @@ pub struct DedupArgs {
           help_heading = "Near-duplicates")]
     pub keep: KeepArg,
 
+    /// Print the removed records (or paths) instead of the kept ones.
+    #[arg(long, help_heading = "Output")]
+    pub print_duplicates: bool,
+
     /// Write one JSON line per removed record to FILE: its line (and id), the kept record it
     /// matched, and their Jaccard.
     #[arg(long, value_name = "FILE", help_heading = "Output")]
@@ -110,7 +127,8 @@ fn parse_fraction(text: &str) -> Result<f64, String> {
 /// Runs `simdup dedup`.
 pub fn run(args: DedupArgs) -> anyhow::Result<Finished> {
     super::set_threads(args.threads)?;
-    let records = record_options(&args)?;
+    let files = files(&args)?;
+    let records = record_options(&args, files.is_some())?;
     let options = DedupOptions {
         features: args.features.to_options()?,
         threshold: args.threshold,
@@ -126,6 +144,7 @@ pub fn run(args: DedupArgs) -> anyhow::Result<Finished> {
         },
         name_kept: args.dropped.is_some(),
     };
+    let walk = args.walk.to_options()?;
     let dropped = match &args.dropped {
         Some(path) => Some(BufWriter::new(File::create(path).map_err(|error| {
             anyhow::anyhow!("cannot create {}: {error}", path.display())
@@ -135,10 +154,14 @@ pub fn run(args: DedupArgs) -> anyhow::Result<Finished> {
     let stdout = io::stdout();
     let mut output = Writer {
         out: BufWriter::with_capacity(1 << 16, stdout.lock()),
-        delimiter: match records.format {
-            RecordFormat::Nul => b'\0',
-            RecordFormat::Lines | RecordFormat::JsonLines => b'\n',
+        delimiter: match (&files, records.format) {
+            (Some(_), _) if args.null => b'\0',
+            (Some(_), _) => b'\n',
+            (None, RecordFormat::Nul) => b'\0',
+            (None, RecordFormat::Lines | RecordFormat::JsonLines) => b'\n',
         },
+        duplicates: args.print_duplicates,
+        files: files.is_some(),
         dropped,
         dropped_name: args
             .dropped
@@ -147,16 +170,17 @@ pub fn run(args: DedupArgs) -> anyhow::Result<Finished> {
             .unwrap_or_default(),
     };
     let mut diag = Diagnostics::new(false);
-    let stats = match args.input.as_deref() {
-        Some(path) if !simdup::jobs::is_stdin(path) => {
+    let input = args
+        .paths
+        .first()
+        .filter(|path| !simdup::jobs::is_stdin(path));
+    let stats = match (&files, input) {
+        (Some(files), _) => {
+            simdup::jobs::dedup::dedup_files(files, &walk, &options, &mut output, &mut diag)?
+        }
+        (None, Some(path)) => {
             let file =
                 File::open(path).map_err(|error| anyhow::anyhow!("{}: {error}", path.display()))?;
-            if file.metadata().is_ok_and(|meta| meta.is_dir()) {
-                anyhow::bail!(
-                    "{}: is a directory; dedup reads records from a file or stdin",
-                    path.display()
-                );
-            }
             let name = path.display().to_string();
             simdup::jobs::dedup::dedup_records(
                 file,
@@ -167,7 +191,7 @@ pub fn run(args: DedupArgs) -> anyhow::Result<Finished> {
                 &mut diag,
             )?
         }
-        _ => {
+        (None, None) => {
             if io::stdin().is_terminal() {
                 diag.warn("reading records from the terminal; end them with Ctrl-D");
             }
@@ -182,26 +206,79 @@ pub fn run(args: DedupArgs) -> anyhow::Result<Finished> {
         }
     };
     if !args.quiet {
-        write_summary(&stats, args.threshold, &mut io::stderr().lock())?;
+        let noun = if files.is_some() { "file" } else { "record" };
+        write_summary(&stats, args.threshold, noun, &mut io::stderr().lock())?;
     }
     Ok(Finished::ran(diag.errored()))
 }
 
+/// Files mode (`None`: records): --files-from, several PATHs or a
+/// directory.
+fn files(args: &DedupArgs) -> anyhow::Result<Option<Files>> {
+    if args.paths.len() > 1 && args.paths.iter().any(|path| simdup::jobs::is_stdin(path)) {
+        anyhow::bail!("'-' reads records from stdin and cannot be combined with other PATHs");
+    }
+    let files = if let Some(list) = &args.files_from {
+        if !args.paths.is_empty() {
+            anyhow::bail!("PATH arguments cannot be combined with --files-from");
+        }
+        Some(Files::FilesFrom {
+            list: list.clone(),
+            separator: if args.null {
+                PathSeparator::Nul
+            } else {
+                PathSeparator::Newline
+            },
+        })
+    } else if args.paths.len() > 1 || args.paths.iter().any(|path| path.is_dir()) {
+        Some(Files::Paths(args.paths.clone()))
+    } else {
+        None
+    };
+    if files.is_some() && args.records.is_some() {
+        anyhow::bail!(
+            "--records applies to one FILE or stdin; a directory, several PATHs or \
+             --files-from deduplicate files"
+        );
+    }
+    if files.is_none() {
+        if args.null {
+            anyhow::bail!("-0 applies to files; NUL-separated records are --records nul");
+        }
+        let walk = &args.walk;
+        if walk.hidden || walk.follow || !walk.globs.is_empty() || walk.binary {
+            anyhow::bail!(
+                "--hidden, --follow, --glob and --binary apply to files (a directory, several \
+                 PATHs or --files-from), not to records"
+            );
+        }
+    }
+    Ok(files)
+}
+
 /// How records are read; field options without JSON Lines are errors.
-fn record_options(args: &DedupArgs) -> anyhow::Result<RecordOptions> {
+fn record_options(args: &DedupArgs, files: bool) -> anyhow::Result<RecordOptions> {
     let format = match args.records.unwrap_or(RecordsArg::Lines) {
         RecordsArg::Lines => RecordFormat::Lines,
         RecordsArg::Nul => RecordFormat::Nul,
         RecordsArg::Jsonl => RecordFormat::JsonLines,
     };
-    if format != RecordFormat::JsonLines && (args.id_field.is_some() || args.text_field != "text") {
+    if (files || format != RecordFormat::JsonLines)
+        && (args.id_field.is_some() || args.text_field != "text")
+    {
         anyhow::bail!("--id-field and --text-field apply only to --records jsonl");
     }
+    let defaults = RecordOptions::default();
     Ok(RecordOptions {
         format,
         text_field: args.text_field.clone(),
         id_field: args.id_field.clone(),
-        ..RecordOptions::default()
+        max_record_bytes: args
+            .walk
+            .max_filesize
+            .map_or(defaults.max_record_bytes, |size| {
+                usize::try_from(size).unwrap_or(usize::MAX)
+            }),
     })
 }
 
@@ -209,35 +286,53 @@ fn record_options(args: &DedupArgs) -> anyhow::Result<RecordOptions> {
 struct Writer<W: Write> {
     out: W,
     delimiter: u8,
+    /// Print the dropped records, not the kept ones.
+    duplicates: bool,
+    /// Records are files: `--dropped` names paths.
+    files: bool,
     dropped: Option<BufWriter<File>>,
     dropped_name: String,
 }
 
 impl<W: Write> Output for Writer<W> {
     fn kept(&mut self, raw: &[u8]) -> simdup::Result<()> {
-        self.out
-            .write_all(raw)
-            .and_then(|()| self.out.write_all(&[self.delimiter]))
-            .map_err(stdout_error)
+        if self.duplicates {
+            return Ok(());
+        }
+        self.write(raw)
     }
 
     fn dropped(
         &mut self,
+        raw: &[u8],
         record: &RecordName,
         kept: &RecordName,
         jaccard: f64,
     ) -> simdup::Result<()> {
+        if self.duplicates {
+            self.write(raw)?;
+        }
         let Some(file) = self.dropped.as_mut() else {
             return Ok(());
         };
-        let mut line = format!("{{\"line\":{}", record.line);
-        if let Some(id) = &record.id {
-            line += &format!(",\"id\":{}", json_string(id));
-        }
-        line += &format!(",\"kept_line\":{}", kept.line);
-        if let Some(id) = &kept.id {
-            line += &format!(",\"kept_id\":{}", json_string(id));
-        }
+        let none = String::new();
+        let mut line = if self.files {
+            format!(
+                "{{\"path\":{},\"kept_path\":{}",
+                json_string(record.id.as_ref().unwrap_or(&none)),
+                json_string(kept.id.as_ref().unwrap_or(&none))
+            )
+        } else {
+            let mut line = format!("{{\"line\":{}", record.line);
+            if let Some(id) = &record.id {
+                line += &format!(",\"id\":{}", json_string(id));
+            }
+            line += &format!(",\"kept_line\":{}", kept.line);
+            if let Some(id) = &kept.id {
+                line += &format!(",\"kept_id\":{}", json_string(id));
+            }
+            line
+        };
         line += &format!(",\"jaccard\":{}}}\n", serde_json::Value::from(jaccard));
         file.write_all(line.as_bytes())
             .map_err(|error| simdup::Error::io_named(&self.dropped_name, error))
@@ -253,6 +348,16 @@ impl<W: Write> Output for Writer<W> {
     }
 }
 
+impl<W: Write> Writer<W> {
+    /// Writes one record and its delimiter to stdout.
+    fn write(&mut self, raw: &[u8]) -> simdup::Result<()> {
+        self.out
+            .write_all(raw)
+            .and_then(|()| self.out.write_all(&[self.delimiter]))
+            .map_err(stdout_error)
+    }
+}
+
 /// A string as a JSON value.
 fn json_string(text: &str) -> String {
     serde_json::Value::from(text).to_string()
@@ -263,11 +368,16 @@ fn stdout_error(error: io::Error) -> simdup::Error {
 }
 
 /// The summary on stderr: what became of every record, and the rule.
-fn write_summary(stats: &DedupStats, threshold: f64, out: &mut impl Write) -> io::Result<()> {
+fn write_summary(
+    stats: &DedupStats,
+    threshold: f64,
+    noun: &str,
+    out: &mut impl Write,
+) -> io::Result<()> {
     write!(
         out,
         "simdup: {} read: {} kept, {} dropped",
-        counted(stats.read, "record"),
+        counted(stats.read, noun),
         stats.kept,
         stats.dropped
     )?;

@@ -144,6 +144,9 @@ Examples:
   simdup dedup --records jsonl --id-field id tickets.jsonl
   simdup dedup addresses.txt -t 0.9 -k 8     closer copies only, searched wider
   simdup dedup addresses.txt --keep longest  keep the longest of near-copies (reads all first)
+  simdup dedup docs/                         the paths of the files to keep
+  find docs -name '*.txt' -print0 | simdup dedup --files-from - -0 --print-duplicates
+  simdup dedup docs/ --print-duplicates -0 | xargs -0 rm   remove the near-copies
 
 A record is dropped when a record kept before it is its near-duplicate as `simdup scan`
 defines one: the same features, or SimHash within -k bits and exact Jaccard >= -t (two
@@ -151,6 +154,11 @@ one-line texts of at most 256 characters by character pairs). The first of each 
 near-copies is kept (--keep chooses another). Records without features (blank lines) are
 always kept. Kept records are written byte for byte, each ended by a newline (a NUL with
 --records nul).
+
+One FILE (or `-`, or none: stdin) is filtered record by record. A directory, several PATHs
+or --files-from deduplicate the files themselves, in walk order (or list order): the paths
+to keep are printed, or with --print-duplicates the others; -0 separates them (and the
+--files-from list) with NULs. A kept file's path is held, and files are read again to verify.
 
 Streaming: records are decided in input order as they arrive; output is flushed after each
 block, which ends at 1 MiB or as soon as the input has nothing more to read, so `tail -f

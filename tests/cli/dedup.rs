@@ -336,3 +336,112 @@ fn keep_chooses_which_copy_survives() {
     assert_eq!(run("longest"), (format!("{long}{burra}"), 3));
     assert_eq!(run("shortest"), (format!("{burra}{short}"), 1));
 }
+
+/// A tree with an original, an exact copy, a near-copy and unrelated text;
+/// names with a space and a newline.
+fn tree() -> TestDir {
+    let dir = TestDir::new();
+    let original = text(1, 400);
+    let words: Vec<&str> = original.split(' ').collect();
+    let mut edited = words.clone();
+    edited[200] = "changed";
+    dir.create("docs/a original.txt", &original);
+    dir.create("docs/b copy\nwith newline.txt", &original);
+    dir.create("docs/c near.txt", edited.join(" "));
+    dir.create("docs/d other.txt", text(2, 400));
+    dir
+}
+
+fn nul_separated(bytes: &[u8]) -> Vec<String> {
+    bytes
+        .split(|&b| b == 0)
+        .filter(|path| !path.is_empty())
+        .map(|path| String::from_utf8(path.to_vec()).unwrap())
+        .collect()
+}
+
+#[test]
+fn files_print_the_paths_to_keep_or_the_duplicates() {
+    let dir = tree();
+    let run = |extra: &[&str]| {
+        let output = dir
+            .simdup()
+            .args(["dedup", "docs", "-0", "-k", "32"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        output
+    };
+    let kept = run(&[]);
+    assert_eq!(
+        nul_separated(&kept.stdout),
+        ["docs/a original.txt", "docs/d other.txt"]
+    );
+    assert!(stderr(&kept).starts_with("simdup: 4 files read: 2 kept, 2 dropped\n"));
+    let duplicates = run(&["--print-duplicates", "--dropped", "dropped.jsonl"]);
+    assert_eq!(
+        nul_separated(&duplicates.stdout),
+        ["docs/b copy\nwith newline.txt", "docs/c near.txt"]
+    );
+    let dropped = json_lines(&std::fs::read(dir.path().join("dropped.jsonl")).unwrap());
+    assert_eq!(dropped[0]["path"], "docs/b copy\nwith newline.txt");
+    assert_eq!(dropped[0]["kept_path"], "docs/a original.txt");
+    assert_eq!(dropped[0]["jaccard"], 1.0);
+    assert!(dropped[1]["jaccard"].as_f64().unwrap() >= 0.8);
+}
+
+#[test]
+fn files_from_a_nul_separated_list_round_trip() {
+    let dir = tree();
+    let list = b"docs/d other.txt\0docs/b copy\nwith newline.txt\0docs/a original.txt\0";
+    let output = dir
+        .simdup()
+        .args(["dedup", "--files-from", "-", "-0", "-q"])
+        .write_stdin(&list[..])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    // The list's order decides which copy is first.
+    assert_eq!(
+        nul_separated(&output.stdout),
+        ["docs/d other.txt", "docs/b copy\nwith newline.txt"]
+    );
+}
+
+#[test]
+fn duplicates_can_be_removed_with_xargs() {
+    let dir = tree();
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_simdup"));
+    let output = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "'{}' dedup docs -k 32 -q --print-duplicates -0 | xargs -0 rm",
+            bin.display()
+        ))
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let mut left: Vec<String> = std::fs::read_dir(dir.path().join("docs"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["a original.txt", "d other.txt"]);
+}
+
+#[test]
+fn options_of_the_other_mode_are_errors() {
+    let dir = tree();
+    for args in [
+        &["dedup", "docs", "--records", "jsonl"][..],
+        &["dedup", "docs/d other.txt", "-0"],
+        &["dedup", "docs/d other.txt", "--hidden"],
+        &["dedup", "docs", "--id-field", "id"],
+    ] {
+        let output = dir.simdup().args(args).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&output).contains("appl"), "{}", stderr(&output));
+    }
+}

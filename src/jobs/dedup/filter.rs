@@ -20,13 +20,15 @@
 //! default k = 6); and its name (nothing for line numbers that follow each other,
 //! the id's bytes with `--id-field`).
 
-use std::io;
+use std::borrow::Cow;
+use std::io::{self, Read};
+use std::path::PathBuf;
 
 use crate::fingerprint::{Fingerprint, Fingerprinter};
 use crate::report::Names;
 use crate::verify::{Verdict, decide};
 
-use super::super::scan::ShortTexts;
+use super::super::scan::{Prefix, ShortTexts};
 use super::index::{Index, MixMap};
 
 /// Bytes of kept texts held in memory before the rest goes to a file.
@@ -38,7 +40,8 @@ pub const MAX_KEPT: u32 = u32::MAX - 1;
 /// A record ready for the decision: its fingerprints, computed anywhere.
 #[derive(Clone, Debug)]
 pub struct Measured {
-    /// The text the features come from.
+    /// The text the features come from (for files: the path, read again
+    /// to verify).
     pub text: Vec<u8>,
     /// Its fingerprint by the features.
     pub words: Fingerprint,
@@ -76,6 +79,23 @@ impl Measure {
             _ => None,
         };
         Measured { text, words, short }
+    }
+
+    /// Fingerprints a document read from a stream (a file), which is read
+    /// once: its first bytes are kept to tell whether it is a short text.
+    pub fn measure_reader<R: Read>(
+        &self,
+        reader: R,
+    ) -> io::Result<(Fingerprint, Option<Fingerprint>)> {
+        let mut prefix = Prefix::new(reader);
+        let words = self.fingerprinter.fingerprint_reader(&mut prefix)?;
+        let short = match (&self.short, prefix.whole()) {
+            (Some(short), Some(text)) if words.features >= self.min_features.max(1) => {
+                short.fingerprint(text)
+            }
+            _ => None,
+        };
+        Ok((words, short))
     }
 }
 
@@ -123,8 +143,11 @@ pub struct Filter {
     chars: Index,
     /// Kept short texts, by word fingerprint.
     short_words: ShortWords,
-    /// The text of each kept record (empty for those matched by content).
+    /// The text of each kept record (empty for those matched by content);
+    /// its path when `by_path`.
     texts: Names,
+    /// Texts are paths of files, read again to verify.
+    by_path: bool,
     kept: u32,
     /// Candidates verified.
     pub candidates: u64,
@@ -144,10 +167,24 @@ impl Filter {
             chars: Index::new(max_distance),
             short_words: ShortWords::Waiting(Vec::new()),
             texts: Names::with_budget(TEXT_MEMORY),
+            by_path: false,
             kept: 0,
             candidates: 0,
             scratch: Vec::new(),
         }
+    }
+
+    /// The texts of records are paths of files: verification reads them
+    /// again, and a kept record's path is kept even when it is matched by
+    /// content.
+    pub fn reading_files(mut self) -> Filter {
+        self.by_path = true;
+        self
+    }
+
+    /// The text (or path) of kept record `kept`.
+    pub fn kept_text(&self, kept: u32) -> io::Result<Cow<'_, [u8]>> {
+        self.texts.get(kept as usize)
     }
 
     /// How records are measured.
@@ -210,22 +247,38 @@ impl Filter {
         candidates.sort_unstable();
         candidates.dedup();
         let mut sets: [Option<Vec<u64>>; 2] = [None, None];
-        let mut answer = None;
+        let mut answer = Ok(None);
         for &(kept, space) in &candidates {
             self.candidates += 1;
             let slot = space as usize;
             if sets[slot].is_none() {
-                sets[slot] = Some(self.feature_set(&record.text, space));
+                match self.feature_set(&record.text, space) {
+                    Ok(set) => sets[slot] = Some(set),
+                    Err(error) => {
+                        answer = Err(error);
+                        break;
+                    }
+                }
             }
-            let theirs = self.feature_set(&self.texts.get(kept as usize)?, space);
+            let theirs = match self
+                .texts
+                .get(kept as usize)
+                .and_then(|text| self.feature_set(&text, space))
+            {
+                Ok(set) => set,
+                Err(error) => {
+                    answer = Err(error);
+                    break;
+                }
+            };
             let ours = sets[slot].as_deref().unwrap_or_default();
             if let Verdict::Near(jaccard) = decide(ours, &theirs, self.threshold) {
-                answer = Some((kept, jaccard));
+                answer = Ok(Some((kept, jaccard)));
                 break;
             }
         }
         self.scratch = candidates;
-        Ok(answer)
+        answer
     }
 
     /// The index of short kept records by word fingerprint, built now if
@@ -244,10 +297,20 @@ impl Filter {
         }
     }
 
-    fn feature_set(&self, text: &[u8], space: Space) -> Vec<u64> {
-        match (space, &self.measure.short) {
-            (Space::Chars, Some(short)) => short.feature_set_reader(text).unwrap_or_default(),
-            _ => self.measure.fingerprinter.feature_set_bytes(text),
+    /// The feature set of a text, or of the file it names.
+    fn feature_set(&self, text: &[u8], space: Space) -> io::Result<Vec<u64>> {
+        let measure = |reader: &mut dyn Read| match (space, &self.measure.short) {
+            (Space::Chars, Some(short)) => short.feature_set_reader(reader),
+            _ => self.measure.fingerprinter.feature_set_reader(reader),
+        };
+        if self.by_path {
+            let path = path_from_bytes(text);
+            let mut file = std::fs::File::open(&path).map_err(|error| {
+                io::Error::new(error.kind(), format!("{}: {error}", path.display()))
+            })?;
+            measure(&mut file)
+        } else {
+            measure(&mut &text[..])
         }
     }
 
@@ -286,6 +349,19 @@ impl Filter {
         self.kept += 1;
         Ok(Some(number))
     }
+}
+
+/// A path from the bytes a `Names` holds.
+#[cfg(unix)]
+pub fn path_from_bytes(bytes: &[u8]) -> PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    std::ffi::OsStr::from_bytes(bytes).into()
+}
+
+/// A path from the bytes a `Names` holds.
+#[cfg(not(unix))]
+pub fn path_from_bytes(bytes: &[u8]) -> PathBuf {
+    PathBuf::from(String::from_utf8_lossy(bytes).into_owned())
 }
 
 /// Keys of records matched by raw content never meet the feature digests

@@ -15,9 +15,12 @@
 //! when a record kept before it has the same features, or lies within k
 //! bits and reaches the Jaccard threshold.
 
+mod files;
 pub mod filter;
 pub mod index;
 mod whole;
+
+pub use files::{Files, dedup_files};
 
 use std::io::Read;
 use std::ops::ControlFlow;
@@ -107,10 +110,11 @@ pub struct RecordName {
 pub trait Output {
     /// A kept record, as it was read (without its delimiter).
     fn kept(&mut self, raw: &[u8]) -> crate::Result<()>;
-    /// A dropped record: its name, the kept record it matched, their
-    /// Jaccard.
+    /// A dropped record as it was read, its name, the kept record it
+    /// matched, their Jaccard.
     fn dropped(
         &mut self,
+        raw: &[u8],
         record: &RecordName,
         kept: &RecordName,
         jaccard: f64,
@@ -174,33 +178,8 @@ fn dedup_blocks<R: Read + Send>(
     output: &mut dyn Output,
     diag: &mut Diagnostics,
 ) -> crate::Result<DedupStats> {
-    if options.max_distance > crate::search::MAX_DISTANCE {
-        return Err(crate::Error::Usage(format!(
-            "-k must be at most {}",
-            crate::search::MAX_DISTANCE
-        )));
-    }
     let started = Instant::now();
-    let measure = Measure::new(
-        Fingerprinter::new(options.features.clone()),
-        options.short_texts,
-        options.min_features,
-    );
-    let mut run = Run {
-        filter: Filter::new(measure, options.threshold, options.max_distance),
-        lines: Names::default(),
-        ids: (options.name_kept && records.id_field.is_some()).then(Names::default),
-        name_kept: options.name_kept,
-        stats: DedupStats {
-            max_distance: options.max_distance,
-            expected_recall: super::scan::expected_recall(options.threshold, options.max_distance),
-            ..DedupStats::default()
-        },
-        strict: options.strict,
-        failure: None,
-        gathered: (options.keep != Keep::First)
-            .then(|| whole::Gathered::new(records.id_field.is_some())),
-    };
+    let mut run = Run::new(options, records.id_field.is_some(), false)?;
     let measure = run.filter.measure().clone();
     for_each_ordered(
         blocks,
@@ -238,19 +217,7 @@ fn dedup_blocks<R: Read + Send>(
             }
         },
     );
-    if let Some(error) = run.failure {
-        // What was decided before the failure is written out.
-        let _ = output.flush();
-        return Err(error);
-    }
-    if let Some(gathered) = run.gathered.take() {
-        gathered.finish(options.keep, &mut run.filter, output, &mut run.stats)?;
-    }
-    output.flush()?;
-    run.stats.candidates = run.filter.candidates;
-    run.stats.index_bytes_per_record = run.filter.index_bytes_per_record();
-    run.stats.seconds = started.elapsed().as_secs_f64();
-    Ok(run.stats)
+    run.finish(options, output, started)
 }
 
 /// The state of a run on the deciding thread.
@@ -269,6 +236,66 @@ struct Run {
 }
 
 impl Run {
+    /// A run with these options; `ids`: records have ids (or paths) to
+    /// keep for `--dropped`; `files`: texts are paths of files.
+    fn new(options: &DedupOptions, ids: bool, files: bool) -> crate::Result<Run> {
+        if options.max_distance > crate::search::MAX_DISTANCE {
+            return Err(crate::Error::Usage(format!(
+                "-k must be at most {}",
+                crate::search::MAX_DISTANCE
+            )));
+        }
+        let measure = Measure::new(
+            Fingerprinter::new(options.features.clone()),
+            options.short_texts,
+            options.min_features,
+        );
+        let mut filter = Filter::new(measure, options.threshold, options.max_distance);
+        if files {
+            filter = filter.reading_files();
+        }
+        Ok(Run {
+            filter,
+            lines: Names::default(),
+            ids: (options.name_kept && ids).then(Names::default),
+            name_kept: options.name_kept,
+            stats: DedupStats {
+                max_distance: options.max_distance,
+                expected_recall: super::scan::expected_recall(
+                    options.threshold,
+                    options.max_distance,
+                ),
+                ..DedupStats::default()
+            },
+            strict: options.strict,
+            failure: None,
+            gathered: (options.keep != Keep::First).then(|| whole::Gathered::new(ids)),
+        })
+    }
+
+    /// Ends a run: a failure met on the way, or the records gathered for
+    /// a policy other than `first` decided and written.
+    fn finish(
+        mut self,
+        options: &DedupOptions,
+        output: &mut dyn Output,
+        started: Instant,
+    ) -> crate::Result<DedupStats> {
+        if let Some(error) = self.failure {
+            // What was decided before the failure is written out.
+            let _ = output.flush();
+            return Err(error);
+        }
+        if let Some(gathered) = self.gathered.take() {
+            gathered.finish(options.keep, &mut self.filter, output, &mut self.stats)?;
+        }
+        output.flush()?;
+        self.stats.candidates = self.filter.candidates;
+        self.stats.index_bytes_per_record = self.filter.index_bytes_per_record();
+        self.stats.seconds = started.elapsed().as_secs_f64();
+        Ok(self.stats)
+    }
+
     /// Decides one record and hands it on.
     fn take(
         &mut self,
@@ -323,7 +350,7 @@ impl Run {
             }
             Decision::Dropped { kept, jaccard } => {
                 self.stats.dropped += 1;
-                output.dropped(&name, &self.kept_name(kept), jaccard)
+                output.dropped(raw, &name, &self.kept_name(kept), jaccard)
             }
         }
     }

@@ -86,6 +86,7 @@ impl Output for Collected {
 
     fn dropped(
         &mut self,
+        _raw: &[u8],
         record: &RecordName,
         kept: &RecordName,
         jaccard: f64,

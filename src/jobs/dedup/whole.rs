@@ -130,7 +130,8 @@ impl Gathered {
                     jaccard,
                 } => {
                     stats.dropped += 1;
-                    output.dropped(&self.name(record as u32), &self.name(kept), jaccard)?;
+                    let raw = self.raw.get(record).map_err(spool)?;
+                    output.dropped(&raw, &self.name(record as u32), &self.name(kept), jaccard)?;
                 }
             }
         }

@@ -33,7 +33,7 @@ use crate::verify::{self, Verdict};
 use documents::{ClassId, Documents, Grouping};
 use listing::{ClassPair, Listing};
 use short::Measures;
-pub(crate) use short::ShortTexts;
+pub(crate) use short::{Prefix, ShortTexts};
 
 pub use radius::{BUDGET_SHARE, MIN_BUDGET_SECONDS, bit_flip_probability, expected_recall};
 
