@@ -77,7 +77,7 @@ pub fn dedup_files(
                         words,
                         short,
                     };
-                    run.take(Outcome::Done((name, measured)), &path, output, diag)
+                    run.take(Outcome::Done((name, measured)), &path, None, output, diag)
                 }
                 Outcome::Skipped { name, reason } => {
                     diag.tally.seen += 1;

@@ -29,7 +29,8 @@ use crate::report::Names;
 use crate::verify::{Verdict, decide};
 
 use super::super::scan::{Prefix, ShortTexts};
-use super::index::{Index, MixMap};
+use super::index::MixMap;
+use super::indexes::{Indexes, Recent, Space};
 
 /// Bytes of kept texts held in memory before the rest goes to a file.
 pub const TEXT_MEMORY: usize = 32 << 20;
@@ -114,21 +115,6 @@ pub enum Decision {
     },
 }
 
-/// The comparison a candidate pair is decided by.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Space {
-    Words,
-    Chars,
-}
-
-/// Short kept records by their word fingerprint: searched only for
-/// records that are not short texts, so built only once one comes.
-#[derive(Debug)]
-enum ShortWords {
-    Waiting(Vec<(u64, u32)>),
-    Built(Index),
-}
-
 /// The records kept so far, indexed, and the rule.
 #[derive(Debug)]
 pub struct Filter {
@@ -137,12 +123,12 @@ pub struct Filter {
     max_distance: u32,
     /// Feature digest (or content key) to the first kept record with it.
     by_digest: MixMap<u32>,
-    /// Kept records that are not short texts, by word fingerprint.
-    words: Index,
-    /// Kept short texts, by character-pair fingerprint.
-    chars: Index,
-    /// Kept short texts, by word fingerprint.
-    short_words: ShortWords,
+    /// The kept records before the current block.
+    main: Indexes,
+    /// The records kept in the current block (see [`Filter::begin_block`]).
+    recent: Indexes,
+    recent_kept: Vec<Recent>,
+    in_block: bool,
     /// The text of each kept record (empty for those matched by content);
     /// its path when `by_path`.
     texts: Names,
@@ -163,9 +149,10 @@ impl Filter {
             threshold,
             max_distance,
             by_digest: MixMap::default(),
-            words: Index::new(max_distance),
-            chars: Index::new(max_distance),
-            short_words: ShortWords::Waiting(Vec::new()),
+            main: Indexes::new(max_distance),
+            recent: Indexes::new(max_distance),
+            recent_kept: Vec::new(),
+            in_block: false,
             texts: Names::with_budget(TEXT_MEMORY),
             by_path: false,
             kept: 0,
@@ -199,13 +186,66 @@ impl Filter {
 
     /// Bytes held per kept record in the search index, maps aside.
     pub fn index_bytes_per_record(&self) -> usize {
-        self.words.bytes_per_entry()
+        self.main.bytes_per_entry()
+    }
+
+    /// Starts a block of records to decide with candidates found ahead of
+    /// time by [`Filter::candidates`], on any thread: the records kept
+    /// from now on go to a small index of their own, searched besides the
+    /// precomputed candidates, until [`Filter::end_block`]. `long`: some
+    /// record of the block is not a short text.
+    pub fn begin_block(&mut self, long: bool) {
+        self.end_block();
+        if long {
+            self.main.build_short_words();
+            self.recent.build_short_words();
+        }
+        self.in_block = true;
+    }
+
+    /// Ends a block: its kept records join the main indexes.
+    pub fn end_block(&mut self) {
+        for recent in self.recent_kept.drain(..) {
+            recent.add_to(&mut self.main);
+        }
+        if self.in_block {
+            self.recent = Indexes::new(self.max_distance);
+            self.in_block = false;
+        }
+    }
+
+    /// The candidates of `record` among the records kept before the
+    /// current block, sorted, for [`Filter::decide_with`]; `None` when
+    /// none are needed (no features, or the same features as a kept
+    /// record). Read-only: many records at once, on any threads.
+    pub fn candidates(&self, record: &Measured) -> Option<Vec<(u32, Space)>> {
+        let words = &record.words;
+        if words.features < self.measure.min_features.max(1)
+            || self.by_digest.contains_key(&words.feature_digest)
+        {
+            return None;
+        }
+        let mut out = Vec::new();
+        self.main.query(record, &mut out);
+        out.sort_unstable();
+        out.dedup();
+        Some(out)
     }
 
     /// Decides one record, in input order; a kept record joins the filter.
     /// Fails when a kept text cannot be written or read back, or when
     /// more than [`MAX_KEPT`] records were kept.
     pub fn decide(&mut self, record: &Measured) -> io::Result<Decision> {
+        self.decide_with(record, None)
+    }
+
+    /// [`Filter::decide`] with the candidates [`Filter::candidates`] found
+    /// among the records kept before the block (`None`: search them now).
+    pub fn decide_with(
+        &mut self,
+        record: &Measured,
+        found: Option<Vec<(u32, Space)>>,
+    ) -> io::Result<Decision> {
         let words = &record.words;
         if words.features == 0 {
             return Ok(Decision::Kept(None));
@@ -219,30 +259,34 @@ impl Filter {
         if let Some(&kept) = self.by_digest.get(&key) {
             return Ok(Decision::Dropped { kept, jaccard: 1.0 });
         }
-        if !exact_only && let Some((kept, jaccard)) = self.search(record)? {
+        if !exact_only && let Some((kept, jaccard)) = self.search(record, found)? {
             return Ok(Decision::Dropped { kept, jaccard });
         }
         self.keep(record, key, exact_only).map(Decision::Kept)
     }
 
     /// The earliest kept record within k that reaches the threshold.
-    fn search(&mut self, record: &Measured) -> io::Result<Option<(u32, f64)>> {
-        let mut found = Vec::new();
+    fn search(
+        &mut self,
+        record: &Measured,
+        found: Option<Vec<(u32, Space)>>,
+    ) -> io::Result<Option<(u32, f64)>> {
         let mut candidates = std::mem::take(&mut self.scratch);
         candidates.clear();
-        self.words.query(record.words.simhash, &mut found);
-        candidates.extend(found.iter().map(|&(kept, _)| (kept, Space::Words)));
-        found.clear();
-        match &record.short {
-            Some(short) => {
-                self.chars.query(short.simhash, &mut found);
-                candidates.extend(found.iter().map(|&(kept, _)| (kept, Space::Chars)));
-            }
+        match found {
+            Some(found) => candidates.extend(found),
             None => {
-                self.short_words_index()
-                    .query(record.words.simhash, &mut found);
-                candidates.extend(found.iter().map(|&(kept, _)| (kept, Space::Words)));
+                if record.short.is_none() {
+                    self.main.build_short_words();
+                }
+                self.main.query(record, &mut candidates);
             }
+        }
+        if self.in_block {
+            if record.short.is_none() {
+                self.recent.build_short_words();
+            }
+            self.recent.query(record, &mut candidates);
         }
         candidates.sort_unstable();
         candidates.dedup();
@@ -281,22 +325,6 @@ impl Filter {
         answer
     }
 
-    /// The index of short kept records by word fingerprint, built now if
-    /// it was not.
-    fn short_words_index(&mut self) -> &Index {
-        if let ShortWords::Waiting(waiting) = &mut self.short_words {
-            let mut index = Index::new(self.max_distance);
-            for &(simhash, kept) in waiting.iter() {
-                index.insert(simhash, kept);
-            }
-            self.short_words = ShortWords::Built(index);
-        }
-        match &self.short_words {
-            ShortWords::Built(index) => index,
-            ShortWords::Waiting(_) => unreachable!("built above"),
-        }
-    }
-
     /// The feature set of a text, or of the file it names.
     fn feature_set(&self, text: &[u8], space: Space) -> io::Result<Vec<u64>> {
         let measure = |reader: &mut dyn Read| match (space, &self.measure.short) {
@@ -329,21 +357,11 @@ impl Filter {
         })?;
         self.by_digest.insert(key, number);
         if !exact_only {
-            match &record.short {
-                Some(short) => {
-                    self.chars.insert(short.simhash, number);
-                    match &mut self.short_words {
-                        ShortWords::Waiting(waiting) => {
-                            waiting.push((record.words.simhash, number));
-                        }
-                        ShortWords::Built(index) => {
-                            index.insert(record.words.simhash, number);
-                        }
-                    }
-                }
-                None => {
-                    self.words.insert(record.words.simhash, number);
-                }
+            if self.in_block {
+                self.recent.insert(record, number);
+                self.recent_kept.push(Recent::of(record, number));
+            } else {
+                self.main.insert(record, number);
             }
         }
         self.kept += 1;

@@ -18,6 +18,7 @@
 mod files;
 pub mod filter;
 pub mod index;
+pub mod indexes;
 mod whole;
 
 pub use files::{Files, dedup_files};
@@ -33,6 +34,11 @@ use crate::parallel::for_each_ordered;
 use crate::report::Names;
 
 use filter::{Decision, Filter, Measure, Measured};
+use indexes::Space;
+
+/// Blocks with fewer records are searched ahead on this thread alone
+/// (tests split even tiny blocks, to exercise the threads).
+const SEARCH_AHEAD_MIN: usize = if cfg!(test) { 2 } else { 256 };
 
 /// The search radius when none is given. The index scans k + 1 buckets
 /// of about n / 2^(64 / (k + 1)) kept fingerprints per record, so its cost
@@ -201,13 +207,15 @@ fn dedup_blocks<R: Read + Send>(
             (bytes, prepared)
         },
         |_, (bytes, prepared)| {
-            for (outcome, range) in prepared {
+            let found = run.search_ahead(&prepared);
+            for ((outcome, range), found) in prepared.into_iter().zip(found) {
                 let raw = bytes.get(range).unwrap_or_default();
-                if let Err(error) = run.take(outcome, raw, output, diag) {
+                if let Err(error) = run.take(outcome, raw, found, output, diag) {
                     run.failure = Some(error);
                     return ControlFlow::Break(());
                 }
             }
+            run.filter.end_block();
             match output.flush() {
                 Ok(()) => ControlFlow::Continue(()),
                 Err(error) => {
@@ -296,11 +304,57 @@ impl Run {
         Ok(self.stats)
     }
 
-    /// Decides one record and hands it on.
+    /// Starts a block: the candidates of each of its records among the
+    /// records kept before it, found on every core (`None` for records
+    /// that need no search, and for all when the records are gathered).
+    fn search_ahead(
+        &mut self,
+        prepared: &[(Prepared, std::ops::Range<usize>)],
+    ) -> Vec<Option<Vec<(u32, Space)>>> {
+        if self.gathered.is_some() {
+            return vec![None; prepared.len()];
+        }
+        let long = prepared.iter().any(|(outcome, _)| {
+            matches!(outcome, Outcome::Done((_, measured)) if measured.short.is_none())
+        });
+        self.filter.begin_block(long);
+        let filter = &self.filter;
+        let search = |part: &[(Prepared, std::ops::Range<usize>)]| -> Vec<_> {
+            part.iter()
+                .map(|(outcome, _)| match outcome {
+                    Outcome::Done((_, measured)) => filter.candidates(measured),
+                    _ => None,
+                })
+                .collect()
+        };
+        // Plain threads, not the worker pool: its workers may be waiting
+        // for this thread to take the next block.
+        let threads = rayon::current_num_threads().max(1);
+        if threads == 1 || prepared.len() < SEARCH_AHEAD_MIN {
+            return search(prepared);
+        }
+        std::thread::scope(|scope| {
+            let parts: Vec<_> = prepared
+                .chunks(prepared.len().div_ceil(threads))
+                .map(|part| (part.len(), scope.spawn(move || search(part))))
+                .collect();
+            parts
+                .into_iter()
+                .flat_map(|(len, part)| {
+                    // A part that failed is searched again while deciding.
+                    part.join().unwrap_or_else(|_| vec![None; len])
+                })
+                .collect()
+        })
+    }
+
+    /// Decides one record and hands it on; `found`: its candidates among
+    /// the records kept before its block, if searched ahead.
     fn take(
         &mut self,
         outcome: Prepared,
         raw: &[u8],
+        found: Option<Vec<(u32, Space)>>,
         output: &mut dyn Output,
         diag: &mut Diagnostics,
     ) -> crate::Result<()> {
@@ -329,7 +383,7 @@ impl Run {
         }
         let decision = self
             .filter
-            .decide(&measured)
+            .decide_with(&measured, found)
             .map_err(|error| crate::Error::io_named("the kept records' spool", error))?;
         match decision {
             Decision::Kept(number) => {
