@@ -308,3 +308,94 @@ not json
     assert!(error.starts_with("stdin:2: invalid JSON"), "{error}");
     assert_eq!(out.kept.len(), 1);
 }
+
+/// What a files run wrote: kept paths, and `(dropped path, kept path,
+/// Jaccard)`.
+#[derive(Default)]
+struct Paths {
+    kept: Vec<String>,
+    dropped: Vec<(String, String, f64)>,
+}
+
+impl Output for Paths {
+    fn kept(&mut self, raw: &[u8]) -> crate::Result<()> {
+        self.kept.push(String::from_utf8_lossy(raw).into_owned());
+        Ok(())
+    }
+
+    fn dropped(
+        &mut self,
+        raw: &[u8],
+        _record: &RecordName,
+        kept: &RecordName,
+        jaccard: f64,
+    ) -> crate::Result<()> {
+        let kept = kept.id.clone().unwrap_or_default();
+        self.dropped
+            .push((String::from_utf8_lossy(raw).into_owned(), kept, jaccard));
+        Ok(())
+    }
+
+    fn flush(&mut self) -> crate::Result<()> {
+        Ok(())
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// dedup removes what scan calls near-duplicates: each file dropped
+    /// forms a pair scan lists with the kept file it matched (same
+    /// Jaccard), and scan lists no pair of two kept files.
+    #[test]
+    fn dedup_agrees_with_scan(
+        lines in corpus(),
+        threshold in prop_oneof![Just(0.8), Just(0.6)],
+        k in prop_oneof![Just(DEFAULT_MAX_DISTANCE), Just(32u32)],
+    ) {
+        use crate::input::WalkOptions;
+        use crate::jobs::scan::{Inputs, Mode, ScanOptions, scan};
+        let dir = tempfile::tempdir().unwrap();
+        for (i, line) in lines.iter().enumerate() {
+            std::fs::write(dir.path().join(format!("{i:03}.txt")), line).unwrap();
+        }
+        let scanned = scan(
+            &Inputs::Paths(vec![dir.path().to_path_buf()]),
+            &ScanOptions {
+                features: FeatureOptions::default(),
+                walk: WalkOptions::default(),
+                mode: Mode::Verified { threshold },
+                max_distance: Some(k),
+                method: crate::search::Method::Exact,
+                window: crate::search::DEFAULT_WINDOW,
+                max_pairs: u64::MAX,
+                max_candidates: crate::jobs::scan::MAX_CANDIDATES,
+                min_features: 1,
+                short_texts: true,
+                progress: false,
+            },
+            &mut Diagnostics::new(false),
+        )
+        .unwrap();
+        let pairs: std::collections::HashMap<(String, String), f64> = scanned
+            .pairs
+            .iter()
+            .map(|pair| ((scanned.name(pair.a), scanned.name(pair.b)), pair.jaccard.unwrap()))
+            .collect();
+        let mut out = Paths::default();
+        let options = DedupOptions { threshold, max_distance: k, ..DedupOptions::default() };
+        let files = Files::Paths(vec![dir.path().to_path_buf()]);
+        let stats = dedup_files(&files, &WalkOptions::default(), &options, &mut out, &mut Diagnostics::new(false)).unwrap();
+        prop_assert_eq!(stats.kept + stats.dropped, lines.len() as u64);
+        for (dropped, kept, jaccard) in &out.dropped {
+            // Walk order is name order: the kept file comes first.
+            let listed = pairs.get(&(kept.clone(), dropped.clone()));
+            prop_assert_eq!(listed, Some(jaccard), "{} for {}", dropped, kept);
+        }
+        for (i, a) in out.kept.iter().enumerate() {
+            for b in &out.kept[i + 1..] {
+                prop_assert!(!pairs.contains_key(&(a.clone(), b.clone())), "{} {}", a, b);
+            }
+        }
+    }
+}
