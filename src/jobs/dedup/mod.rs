@@ -384,7 +384,7 @@ impl Run {
         let decision = self
             .filter
             .decide_with(&measured, found)
-            .map_err(|error| crate::Error::io_named("the kept records' spool", error))?;
+            .map_err(|error| crate::Error::io_named("cannot keep or verify a record", error))?;
         match decision {
             Decision::Kept(number) => {
                 self.stats.kept += 1;
