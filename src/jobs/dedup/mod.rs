@@ -43,9 +43,8 @@ const SEARCH_AHEAD_MIN: usize = if cfg!(test) { 2 } else { 256 };
 /// The search radius when none is given. The index scans k + 1 buckets
 /// of about n / 2^(64 / (k + 1)) kept fingerprints per record, so its cost
 /// grows fast with k: on 10^5 address lines with 10% planted near-copies,
-/// k = 6 dropped 94.5% of what k = 8 dropped in 40% of the time (k = 12:
-/// 102%, 8 times slower). The scan chooses wider radii for small inputs;
-/// give `-k` to match them.
+/// k = 6 dropped 94.5% of what k = 8 dropped in half the time. The scan
+/// chooses wider radii for small inputs; give `-k` to match them.
 pub const DEFAULT_MAX_DISTANCE: u32 = 6;
 
 /// Which record of a set of near-copies survives.
