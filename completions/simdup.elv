@@ -157,7 +157,7 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand -k 'Search radius: candidates differ in at most K bits, 0-32. Wider finds more near-copies and costs more (index memory and time grow with it)'
             cand --max-distance 'Search radius: candidates differ in at most K bits, 0-32. Wider finds more near-copies and costs more (index memory and time grow with it)'
             cand --min-features 'Records with fewer features are matched only by exact content'
-            cand --keep 'Which record of a set of near-copies survives. Any but `first` needs the whole input: nothing is written until it ends, and every record is spooled (to a temporary file past 32 MiB) with about 120 bytes each in memory'
+            cand --keep 'Which record of a set of near-copies survives. Any but `first` needs the whole input: nothing is written until it ends, and every record is spooled (to a temporary file past 32 MiB) with about 130 bytes each in memory'
             cand --dropped 'Write one JSON line per removed record to FILE: its line (and id), the kept record it matched, and their Jaccard'
             cand -j 'Worker threads for fingerprinting (default: one per core); the output is the same whatever the number'
             cand --threads 'Worker threads for fingerprinting (default: one per core); the output is the same whatever the number'

@@ -159,7 +159,7 @@ complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l id-field -d 'Wit
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s t -l threshold -d 'Near-duplicates are pairs whose exact Jaccard is at least T (0-1)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s k -l max-distance -d 'Search radius: candidates differ in at most K bits, 0-32. Wider finds more near-copies and costs more (index memory and time grow with it)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l min-features -d 'Records with fewer features are matched only by exact content' -r
-complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l keep -d 'Which record of a set of near-copies survives. Any but `first` needs the whole input: nothing is written until it ends, and every record is spooled (to a temporary file past 32 MiB) with about 120 bytes each in memory' -r -f -a "first\t'The first in input order; streams'
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l keep -d 'Which record of a set of near-copies survives. Any but `first` needs the whole input: nothing is written until it ends, and every record is spooled (to a temporary file past 32 MiB) with about 130 bytes each in memory' -r -f -a "first\t'The first in input order; streams'
 last\t'The last; reads the whole input first'
 longest\t'The longest text (the first of equals); reads the whole input first'
 shortest\t'The shortest text (the first of equals); reads the whole input first'"

@@ -88,7 +88,7 @@ pub struct DedupArgs {
 
     /// Which record of a set of near-copies survives. Any but `first` needs the whole input:
     /// nothing is written until it ends, and every record is spooled (to a temporary file past
-    /// 32 MiB) with about 120 bytes each in memory.
+    /// 32 MiB) with about 130 bytes each in memory.
     #[arg(long, value_enum, value_name = "WHICH", default_value_t = KeepArg::First,
           help_heading = "Near-duplicates")]
     pub keep: KeepArg,

@@ -3,7 +3,7 @@
 //!
 //! Each record's bytes and text go to spools (in memory up to
 //! [`SPOOL_MEMORY`] bytes each, then in anonymous temporary files), its
-//! fingerprints (about 100 bytes) and name stay in memory. Then the
+//! fingerprints and name (about 130 bytes in all) stay in memory. Then the
 //! records are decided in the policy's order (last first; longest or
 //! shortest text first, ties in input order) by the same filter as the
 //! streaming `first`, and written in input order once all are decided.
