@@ -29,6 +29,7 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
             [CompletionResult]::new('scan', 'scan', [CompletionResultType]::ParameterValue, 'Find near-duplicate pairs and groups among documents')
             [CompletionResult]::new('fingerprint', 'fingerprint', [CompletionResultType]::ParameterValue, 'Print the SimHash fingerprint of each document')
             [CompletionResult]::new('compare', 'compare', [CompletionResultType]::ParameterValue, 'Compare two documents: Hamming distance, similarity, exact Jaccard')
+            [CompletionResult]::new('dedup', 'dedup', [CompletionResultType]::ParameterValue, 'Write the records that are not near-duplicates of an earlier one, in input order')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -148,6 +149,53 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'simdup;dedup' {
+            [CompletionResult]::new('--shingle', '--shingle', [CompletionResultType]::ParameterName, 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]')
+            [CompletionResult]::new('--hash', '--hash', [CompletionResultType]::ParameterName, 'The hash of each feature')
+            [CompletionResult]::new('--weight', '--weight', [CompletionResultType]::ParameterName, 'How much each feature counts')
+            [CompletionResult]::new('--vocabulary', '--vocabulary', [CompletionResultType]::ParameterName, 'Token weights, one `token weight` per line (htm.core vocabulary)')
+            [CompletionResult]::new('--exclude-tokens', '--exclude-tokens', [CompletionResultType]::ParameterName, 'Tokens to leave out, one per line')
+            [CompletionResult]::new('--frequency-floor', '--frequency-floor', [CompletionResultType]::ParameterName, 'Leave out the first N occurrences of each token in a document (htm.core)')
+            [CompletionResult]::new('--frequency-ceiling', '--frequency-ceiling', [CompletionResultType]::ParameterName, 'Keep at most N occurrences of each token in a document (htm.core)')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Only files matching GLOB; `!GLOB` excludes. Repeatable')
+            [CompletionResult]::new('--glob', '--glob', [CompletionResultType]::ParameterName, 'Only files matching GLOB; `!GLOB` excludes. Repeatable')
+            [CompletionResult]::new('--max-filesize', '--max-filesize', [CompletionResultType]::ParameterName, 'Skip files larger than SIZE (e.g. 512K, 10M, 2G)')
+            [CompletionResult]::new('--files-from', '--files-from', [CompletionResultType]::ParameterName, 'Deduplicate the files listed in FILE (`-`: stdin), one per line, and print the paths to keep')
+            [CompletionResult]::new('--records', '--records', [CompletionResultType]::ParameterName, 'How the input is cut into records: lines (default), NUL-terminated records, or JSON objects one per line')
+            [CompletionResult]::new('--text-field', '--text-field', [CompletionResultType]::ParameterName, 'With --records jsonl: the field holding the text')
+            [CompletionResult]::new('--id-field', '--id-field', [CompletionResultType]::ParameterName, 'With --records jsonl: the field holding the id (default: the line number)')
+            [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Near-duplicates are pairs whose exact Jaccard is at least T (0-1)')
+            [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Near-duplicates are pairs whose exact Jaccard is at least T (0-1)')
+            [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'Search radius: candidates differ in at most K bits, 0-32. Wider finds more near-copies and costs more (index memory and time grow with it)')
+            [CompletionResult]::new('--max-distance', '--max-distance', [CompletionResultType]::ParameterName, 'Search radius: candidates differ in at most K bits, 0-32. Wider finds more near-copies and costs more (index memory and time grow with it)')
+            [CompletionResult]::new('--min-features', '--min-features', [CompletionResultType]::ParameterName, 'Records with fewer features are matched only by exact content')
+            [CompletionResult]::new('--keep', '--keep', [CompletionResultType]::ParameterName, 'Which record of a set of near-copies survives. Any but `first` needs the whole input: nothing is written until it ends, and every record is spooled (to a temporary file past 32 MiB) with about 130 bytes each in memory')
+            [CompletionResult]::new('--dropped', '--dropped', [CompletionResultType]::ParameterName, 'Write one JSON line per removed record to FILE: its line (and id), the kept record it matched, and their Jaccard')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Worker threads for fingerprinting (default: one per core); the output is the same whatever the number')
+            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Worker threads for fingerprinting (default: one per core); the output is the same whatever the number')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never')
+            [CompletionResult]::new('--case-sensitive', '--case-sensitive', [CompletionResultType]::ParameterName, 'Keep upper and lower case apart')
+            [CompletionResult]::new('--no-nfkc', '--no-nfkc', [CompletionResultType]::ParameterName, 'Do not apply Unicode NFKC normalisation')
+            [CompletionResult]::new('--keep-punctuation', '--keep-punctuation', [CompletionResultType]::ParameterName, 'Keep punctuation inside tokens instead of treating it as a separator')
+            [CompletionResult]::new('--token-similarity', '--token-similarity', [CompletionResultType]::ParameterName, 'Also add each word''s characters as features (htm.core)')
+            [CompletionResult]::new('--encode-orphans', '--encode-orphans', [CompletionResultType]::ParameterName, 'With --vocabulary: also encode tokens missing from it (weight 1)')
+            [CompletionResult]::new('--hidden', '--hidden', [CompletionResultType]::ParameterName, 'Include hidden files and directories')
+            [CompletionResult]::new('-L', '-L ', [CompletionResultType]::ParameterName, 'Follow symbolic links (loops are reported, not followed)')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Follow symbolic links (loops are reported, not followed)')
+            [CompletionResult]::new('--binary', '--binary', [CompletionResultType]::ParameterName, 'Read files that look binary (a NUL byte in the first 8 KiB)')
+            [CompletionResult]::new('--no-ignore', '--no-ignore', [CompletionResultType]::ParameterName, 'Do not honour .gitignore, .ignore and .simdupignore files')
+            [CompletionResult]::new('-0', '-0', [CompletionResultType]::ParameterName, 'With files: paths are NUL-separated, in --files-from and in the output (xargs -0)')
+            [CompletionResult]::new('--null', '--null', [CompletionResultType]::ParameterName, 'With files: paths are NUL-separated, in --files-from and in the output (xargs -0)')
+            [CompletionResult]::new('--print-duplicates', '--print-duplicates', [CompletionResultType]::ParameterName, 'Print the removed records (or paths) instead of the kept ones')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Stop at the first malformed record (default: report it and go on; exit code 2 at the end)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No summary on stderr (errors are still printed)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No summary on stderr (errors are still printed)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'simdup;completions' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -168,6 +216,7 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
             [CompletionResult]::new('scan', 'scan', [CompletionResultType]::ParameterValue, 'Find near-duplicate pairs and groups among documents')
             [CompletionResult]::new('fingerprint', 'fingerprint', [CompletionResultType]::ParameterValue, 'Print the SimHash fingerprint of each document')
             [CompletionResult]::new('compare', 'compare', [CompletionResultType]::ParameterValue, 'Compare two documents: Hamming distance, similarity, exact Jaccard')
+            [CompletionResult]::new('dedup', 'dedup', [CompletionResultType]::ParameterValue, 'Write the records that are not near-duplicates of an earlier one, in input order')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -180,6 +229,9 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
             break
         }
         'simdup;help;compare' {
+            break
+        }
+        'simdup;help;dedup' {
             break
         }
         'simdup;help;completions' {

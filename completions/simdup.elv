@@ -26,6 +26,7 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand scan 'Find near-duplicate pairs and groups among documents'
             cand fingerprint 'Print the SimHash fingerprint of each document'
             cand compare 'Compare two documents: Hamming distance, similarity, exact Jaccard'
+            cand dedup 'Write the records that are not near-duplicates of an earlier one, in input order'
             cand completions 'Print shell completions'
             cand man 'Print the man page (roff)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -141,6 +142,52 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'simdup;dedup'= {
+            cand --shingle 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]'
+            cand --hash 'The hash of each feature'
+            cand --weight 'How much each feature counts'
+            cand --vocabulary 'Token weights, one `token weight` per line (htm.core vocabulary)'
+            cand --exclude-tokens 'Tokens to leave out, one per line'
+            cand --frequency-floor 'Leave out the first N occurrences of each token in a document (htm.core)'
+            cand --frequency-ceiling 'Keep at most N occurrences of each token in a document (htm.core)'
+            cand -g 'Only files matching GLOB; `!GLOB` excludes. Repeatable'
+            cand --glob 'Only files matching GLOB; `!GLOB` excludes. Repeatable'
+            cand --max-filesize 'Skip files larger than SIZE (e.g. 512K, 10M, 2G)'
+            cand --files-from 'Deduplicate the files listed in FILE (`-`: stdin), one per line, and print the paths to keep'
+            cand --records 'How the input is cut into records: lines (default), NUL-terminated records, or JSON objects one per line'
+            cand --text-field 'With --records jsonl: the field holding the text'
+            cand --id-field 'With --records jsonl: the field holding the id (default: the line number)'
+            cand -t 'Near-duplicates are pairs whose exact Jaccard is at least T (0-1)'
+            cand --threshold 'Near-duplicates are pairs whose exact Jaccard is at least T (0-1)'
+            cand -k 'Search radius: candidates differ in at most K bits, 0-32. Wider finds more near-copies and costs more (index memory and time grow with it)'
+            cand --max-distance 'Search radius: candidates differ in at most K bits, 0-32. Wider finds more near-copies and costs more (index memory and time grow with it)'
+            cand --min-features 'Records with fewer features are matched only by exact content'
+            cand --keep 'Which record of a set of near-copies survives. Any but `first` needs the whole input: nothing is written until it ends, and every record is spooled (to a temporary file past 32 MiB) with about 130 bytes each in memory'
+            cand --dropped 'Write one JSON line per removed record to FILE: its line (and id), the kept record it matched, and their Jaccard'
+            cand -j 'Worker threads for fingerprinting (default: one per core); the output is the same whatever the number'
+            cand --threads 'Worker threads for fingerprinting (default: one per core); the output is the same whatever the number'
+            cand --color 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never'
+            cand --case-sensitive 'Keep upper and lower case apart'
+            cand --no-nfkc 'Do not apply Unicode NFKC normalisation'
+            cand --keep-punctuation 'Keep punctuation inside tokens instead of treating it as a separator'
+            cand --token-similarity 'Also add each word''s characters as features (htm.core)'
+            cand --encode-orphans 'With --vocabulary: also encode tokens missing from it (weight 1)'
+            cand --hidden 'Include hidden files and directories'
+            cand -L 'Follow symbolic links (loops are reported, not followed)'
+            cand --follow 'Follow symbolic links (loops are reported, not followed)'
+            cand --binary 'Read files that look binary (a NUL byte in the first 8 KiB)'
+            cand --no-ignore 'Do not honour .gitignore, .ignore and .simdupignore files'
+            cand -0 'With files: paths are NUL-separated, in --files-from and in the output (xargs -0)'
+            cand --null 'With files: paths are NUL-separated, in --files-from and in the output (xargs -0)'
+            cand --print-duplicates 'Print the removed records (or paths) instead of the kept ones'
+            cand --strict 'Stop at the first malformed record (default: report it and go on; exit code 2 at the end)'
+            cand -q 'No summary on stderr (errors are still printed)'
+            cand --quiet 'No summary on stderr (errors are still printed)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'simdup;completions'= {
             cand --color 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never'
             cand -h 'Print help (see more with ''--help'')'
@@ -159,6 +206,7 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand scan 'Find near-duplicate pairs and groups among documents'
             cand fingerprint 'Print the SimHash fingerprint of each document'
             cand compare 'Compare two documents: Hamming distance, similarity, exact Jaccard'
+            cand dedup 'Write the records that are not near-duplicates of an earlier one, in input order'
             cand completions 'Print shell completions'
             cand man 'Print the man page (roff)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -168,6 +216,8 @@ set edit:completion:arg-completer[simdup] = {|@words|
         &'simdup;help;fingerprint'= {
         }
         &'simdup;help;compare'= {
+        }
+        &'simdup;help;dedup'= {
         }
         &'simdup;help;completions'= {
         }

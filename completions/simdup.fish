@@ -32,6 +32,7 @@ complete -c simdup -n "__fish_simdup_needs_command" -s V -l version -d 'Print ve
 complete -c simdup -n "__fish_simdup_needs_command" -f -a "scan" -d 'Find near-duplicate pairs and groups among documents'
 complete -c simdup -n "__fish_simdup_needs_command" -f -a "fingerprint" -d 'Print the SimHash fingerprint of each document'
 complete -c simdup -n "__fish_simdup_needs_command" -f -a "compare" -d 'Compare two documents: Hamming distance, similarity, exact Jaccard'
+complete -c simdup -n "__fish_simdup_needs_command" -f -a "dedup" -d 'Write the records that are not near-duplicates of an earlier one, in input order'
 complete -c simdup -n "__fish_simdup_needs_command" -f -a "completions" -d 'Print shell completions'
 complete -c simdup -n "__fish_simdup_needs_command" -f -a "man" -d 'Print the man page (roff)'
 complete -c simdup -n "__fish_simdup_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -146,6 +147,50 @@ complete -c simdup -n "__fish_simdup_using_subcommand compare" -l encode-orphans
 complete -c simdup -n "__fish_simdup_using_subcommand compare" -l binary -d 'Compare files that look binary (a NUL byte in the first 8 KiB)'
 complete -c simdup -n "__fish_simdup_using_subcommand compare" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c simdup -n "__fish_simdup_using_subcommand compare" -s V -l version -d 'Print version'
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l shingle -d 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]' -r
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l hash -d 'The hash of each feature' -r -f -a "xxh3\t'xxh3-64, seed 0'
+sha3\t'SHAKE256, first 8 bytes little-endian'"
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l weight -d 'How much each feature counts' -r -f -a "tf\t'Term frequency in the document'
+binary\t'Every distinct feature counts once'"
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l vocabulary -d 'Token weights, one `token weight` per line (htm.core vocabulary)' -r -F
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l exclude-tokens -d 'Tokens to leave out, one per line' -r -F
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l frequency-floor -d 'Leave out the first N occurrences of each token in a document (htm.core)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l frequency-ceiling -d 'Keep at most N occurrences of each token in a document (htm.core)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s g -l glob -d 'Only files matching GLOB; `!GLOB` excludes. Repeatable' -r
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l max-filesize -d 'Skip files larger than SIZE (e.g. 512K, 10M, 2G)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l files-from -d 'Deduplicate the files listed in FILE (`-`: stdin), one per line, and print the paths to keep' -r -F
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l records -d 'How the input is cut into records: lines (default), NUL-terminated records, or JSON objects one per line' -r -f -a "lines\t'One document per line'
+nul\t'One document per NUL-terminated record'
+jsonl\t'One JSON object per line'"
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l text-field -d 'With --records jsonl: the field holding the text' -r
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l id-field -d 'With --records jsonl: the field holding the id (default: the line number)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s t -l threshold -d 'Near-duplicates are pairs whose exact Jaccard is at least T (0-1)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s k -l max-distance -d 'Search radius: candidates differ in at most K bits, 0-32. Wider finds more near-copies and costs more (index memory and time grow with it)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l min-features -d 'Records with fewer features are matched only by exact content' -r
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l keep -d 'Which record of a set of near-copies survives. Any but `first` needs the whole input: nothing is written until it ends, and every record is spooled (to a temporary file past 32 MiB) with about 130 bytes each in memory' -r -f -a "first\t'The first in input order; streams'
+last\t'The last; reads the whole input first'
+longest\t'The longest text (the first of equals); reads the whole input first'
+shortest\t'The shortest text (the first of equals); reads the whole input first'"
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l dropped -d 'Write one JSON line per removed record to FILE: its line (and id), the kept record it matched, and their Jaccard' -r -F
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s j -l threads -d 'Worker threads for fingerprinting (default: one per core); the output is the same whatever the number' -r
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l color -d 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set or TERM is dumb'
+always\t'Always'
+never\t'Never'"
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l case-sensitive -d 'Keep upper and lower case apart'
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l no-nfkc -d 'Do not apply Unicode NFKC normalisation'
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l keep-punctuation -d 'Keep punctuation inside tokens instead of treating it as a separator'
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l token-similarity -d 'Also add each word\'s characters as features (htm.core)'
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l encode-orphans -d 'With --vocabulary: also encode tokens missing from it (weight 1)'
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l hidden -d 'Include hidden files and directories'
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s L -l follow -d 'Follow symbolic links (loops are reported, not followed)'
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l binary -d 'Read files that look binary (a NUL byte in the first 8 KiB)'
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l no-ignore -d 'Do not honour .gitignore, .ignore and .simdupignore files'
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s 0 -l null -d 'With files: paths are NUL-separated, in --files-from and in the output (xargs -0)'
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l print-duplicates -d 'Print the removed records (or paths) instead of the kept ones'
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l strict -d 'Stop at the first malformed record (default: report it and go on; exit code 2 at the end)'
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s q -l quiet -d 'No summary on stderr (errors are still printed)'
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s V -l version -d 'Print version'
 complete -c simdup -n "__fish_simdup_using_subcommand completions" -l color -d 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set or TERM is dumb'
 always\t'Always'
 never\t'Never'"
@@ -156,9 +201,10 @@ always\t'Always'
 never\t'Never'"
 complete -c simdup -n "__fish_simdup_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c simdup -n "__fish_simdup_using_subcommand man" -s V -l version -d 'Print version'
-complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare completions man help" -f -a "scan" -d 'Find near-duplicate pairs and groups among documents'
-complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare completions man help" -f -a "fingerprint" -d 'Print the SimHash fingerprint of each document'
-complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare completions man help" -f -a "compare" -d 'Compare two documents: Hamming distance, similarity, exact Jaccard'
-complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare completions man help" -f -a "completions" -d 'Print shell completions'
-complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare completions man help" -f -a "man" -d 'Print the man page (roff)'
-complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup completions man help" -f -a "scan" -d 'Find near-duplicate pairs and groups among documents'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup completions man help" -f -a "fingerprint" -d 'Print the SimHash fingerprint of each document'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup completions man help" -f -a "compare" -d 'Compare two documents: Hamming distance, similarity, exact Jaccard'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup completions man help" -f -a "dedup" -d 'Write the records that are not near-duplicates of an earlier one, in input order'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup completions man help" -f -a "completions" -d 'Print shell completions'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup completions man help" -f -a "man" -d 'Print the man page (roff)'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -5,6 +5,7 @@
 
 pub mod args;
 mod compare;
+mod dedup;
 mod fingerprint;
 mod generate;
 mod scan;
@@ -19,6 +20,7 @@ Examples:
   simdup scan docs/ --groups            groups of near-copies
   simdup fingerprint docs/ > fps.txt    save fingerprints to search later
   simdup compare a.txt b.txt            how near two documents are
+  simdup dedup addresses.txt            each line unless it nearly repeats an earlier one
 
 Run `simdup help scan` for every option of the main job.
 
@@ -88,6 +90,9 @@ pub enum Command {
     /// Compare two documents: Hamming distance, similarity, exact Jaccard.
     #[command(after_help = COMPARE_EXAMPLES)]
     Compare(compare::CompareArgs),
+    /// Write the records that are not near-duplicates of an earlier one, in input order.
+    #[command(after_help = DEDUP_EXAMPLES)]
+    Dedup(dedup::DedupArgs),
     /// Print shell completions.
     #[command(
         after_help = "Example:\n  simdup completions bash > ~/.local/share/bash-completion/completions/simdup"
@@ -136,6 +141,46 @@ Examples:
   simdup compare a.txt b.txt
   simdup compare a.txt b.txt --shingle chars:2 --format json";
 
+const DEDUP_EXAMPLES: &str = "\
+Examples:
+  simdup dedup addresses.txt                 lines that do not nearly repeat an earlier line
+  simdup dedup < addresses.txt > unique.txt  the same, stdin to stdout
+  simdup dedup addresses.txt --dropped dropped.jsonl   and what was removed, and why
+  simdup dedup --records jsonl --id-field id tickets.jsonl
+  simdup dedup addresses.txt -t 0.9 -k 8     closer copies only, searched wider
+  simdup dedup addresses.txt --keep longest  keep the longest of near-copies (reads all first)
+  simdup dedup docs/                         the paths of the files to keep
+  find docs -name '*.txt' -print0 | simdup dedup --files-from - -0 --print-duplicates
+  simdup dedup docs/ --print-duplicates -0 | xargs -0 rm   remove the near-copies
+
+A record is dropped when a record kept before it is its near-duplicate as `simdup scan`
+defines one: the same features, or SimHash within -k bits and exact Jaccard >= -t (two
+one-line texts of at most 256 characters by character pairs). The first of each set of
+near-copies is kept (--keep chooses another). Records without features (blank lines) are
+always kept. Kept records are written byte for byte, each ended by a newline (a NUL with
+--records nul).
+
+One FILE (or `-`, or none: stdin) is filtered record by record. A directory, several PATHs
+or --files-from deduplicate the files themselves, in walk order (or list order): the paths
+to keep are printed, or with --print-duplicates the others; -0 separates them (and the
+--files-from list) with NULs. A kept file's path is held, and files are read again to verify.
+
+Streaming: records are decided in input order as they arrive; output is flushed after each
+block, which ends at 1 MiB or as soon as the input has nothing more to read, so `tail -f
+log | simdup dedup` prints each line as soon as it is read.
+
+Memory grows with the records kept, never with the input: per kept record, 12 bytes for each
+of the k + 1 index tables (84 at -k 6) and about 40 for maps and names, with slack for growth;
+its text is held in memory up to 32 MiB in all, in a temporary file beyond. Measured: 268 MB
+for 907,000 kept of 10^6 address lines. Copies of a kept record cost nothing. Time per record
+grows with -k and with the records kept: each is compared with about (k + 1) n / 2^(64/(k+1))
+kept fingerprints.
+
+Exit codes:
+  0  ran fine
+  2  an error: bad arguments, an unreadable input, a malformed record (reported with its
+     line; the rest of the stream is still filtered unless --strict)";
+
 /// How stdin is cut into records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum RecordsArg {
@@ -176,6 +221,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Finished> {
         Command::Scan(args) => scan::run(args, cli.color),
         Command::Fingerprint(args) => fingerprint::run(args),
         Command::Compare(args) => compare::run(args),
+        Command::Dedup(args) => dedup::run(args),
         Command::Completions { shell } => generate::completions(shell),
         Command::Man => generate::man(),
     }

@@ -38,6 +38,12 @@ pub(crate) struct Blocks<R> {
     /// Inside a record that is too long: drop bytes up to its delimiter.
     skipping: bool,
     done: bool,
+    /// Hand on the whole records read so far as soon as a read comes back
+    /// short (the stream has nothing more for now), not only once a block
+    /// is full: a slow stream (`tail -f`) is not held back.
+    eager: bool,
+    /// The last read returned less than it asked for.
+    short_read: bool,
 }
 
 impl<R: Read> Blocks<R> {
@@ -58,7 +64,15 @@ impl<R: Read> Blocks<R> {
             started: 0,
             skipping: false,
             done: false,
+            eager: false,
+            short_read: false,
         }
+    }
+
+    /// Also ends a block at a short read: see the `eager` field.
+    pub(crate) fn eager(mut self) -> Self {
+        self.eager = true;
+        self
     }
 
     /// Reads more bytes into `buf`; `Ok(0)` at the end of the stream.
@@ -103,7 +117,7 @@ impl<R: Read> Iterator for Blocks<R> {
             }
             if !self.skipping {
                 // Whole records are the bytes up to the last delimiter.
-                if buf.len() >= self.block_bytes
+                if (buf.len() >= self.block_bytes || (self.eager && self.short_read))
                     && let Some(last) = memchr::memrchr(self.delimiter, &buf)
                 {
                     self.carry = buf.split_off(last + 1);
@@ -133,7 +147,7 @@ impl<R: Read> Iterator for Blocks<R> {
                     }
                     return Some(self.block(buf));
                 }
-                Ok(_) => {}
+                Ok(n) => self.short_read = n < self.block_bytes.clamp(4096, 1 << 20),
                 Err(error) => {
                     self.done = true;
                     return Some(Piece::Failed(error));
@@ -193,6 +207,46 @@ mod tests {
             }
         }
         out
+    }
+
+    /// A reader that hands out one chunk per read, like a slow pipe.
+    struct Trickle(Vec<&'static [u8]>);
+
+    impl Read for Trickle {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.0.is_empty() {
+                return Ok(0);
+            }
+            let chunk = self.0.remove(0);
+            buf[..chunk.len()].copy_from_slice(chunk);
+            Ok(chunk.len())
+        }
+    }
+
+    #[test]
+    fn eager_blocks_end_at_a_short_read() {
+        let chunks = vec![&b"a\nb"[..], b"c\n", b"d"];
+        let blocks: Vec<(Vec<u8>, u64)> =
+            Blocks::with_block_bytes(Trickle(chunks.clone()), b'\n', 100, 1 << 20)
+                .eager()
+                .map(|piece| match piece {
+                    Piece::Block { bytes, first } => (bytes, first),
+                    other => panic!("{other:?}"),
+                })
+                .collect();
+        assert_eq!(
+            blocks,
+            [
+                (b"a\n".to_vec(), 1),
+                (b"bc\n".to_vec(), 2),
+                (b"d".to_vec(), 3)
+            ]
+        );
+        // Without `eager`, the stream is one block.
+        assert_eq!(
+            Blocks::with_block_bytes(Trickle(chunks), b'\n', 100, 1 << 20).count(),
+            1
+        );
     }
 
     #[test]

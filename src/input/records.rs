@@ -8,6 +8,7 @@
 //! the record number), and the default id is that number.
 
 use std::io::Read;
+use std::ops::Range;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -63,6 +64,9 @@ pub(crate) struct Record {
     /// The text to fingerprint.
     pub text: Vec<u8>,
 }
+
+/// A record's outcome and the range of its block's bytes it was read from.
+pub(crate) type RawRecord = (Outcome<Record>, Range<usize>);
 
 /// Reads records from a stream, one at a time.
 ///
@@ -146,6 +150,16 @@ impl<R: Read> RecordBlocks<R> {
     }
 }
 
+impl<R: Read> RecordBlocks<R> {
+    /// Ends a block as soon as the stream has nothing more to read for
+    /// now, so records of a slow stream are not held back until a block
+    /// is full.
+    pub(crate) fn eager(mut self) -> Self {
+        self.blocks = self.blocks.eager();
+        self
+    }
+}
+
 impl<R: Read> Iterator for RecordBlocks<R> {
     type Item = RecordBlock;
 
@@ -161,44 +175,68 @@ impl<R: Read> Iterator for RecordBlocks<R> {
 impl RecordBlock {
     /// The outcome of every record of the block, in order.
     pub(crate) fn parse(self) -> Vec<Outcome<Record>> {
+        self.parse_raw()
+            .1
+            .into_iter()
+            .map(|(outcome, _)| outcome)
+            .collect()
+    }
+
+    /// The outcome of every record of the block, in order, each with the
+    /// range of the block's bytes it was read from (delimiter excluded,
+    /// a line's `\r` included: the record as it came), and those bytes.
+    /// A record that was not read (too long, a failed read) has an empty
+    /// range.
+    pub(crate) fn parse_raw(self) -> (Vec<u8>, Vec<RawRecord>) {
         let source = &*self.source_name;
         let options = &*self.options;
         match self.piece {
-            Piece::Failed(error) => vec![Outcome::Failed(Error::io_named(source, error))],
-            Piece::TooLong { number } => vec![too_large(source, number)],
+            Piece::Failed(error) => (
+                Vec::new(),
+                vec![(Outcome::Failed(Error::io_named(source, error)), 0..0)],
+            ),
+            Piece::TooLong { number } => (Vec::new(), vec![(too_large(source, number), 0..0)]),
             Piece::Block { bytes, first } => {
                 let delimiter = match options.format {
                     RecordFormat::Nul => b'\0',
                     RecordFormat::Lines | RecordFormat::JsonLines => b'\n',
                 };
                 let mut out = Vec::new();
-                for (index, mut text) in super::blocks::records(&bytes, delimiter).enumerate() {
+                // Each record but the last is followed by one delimiter.
+                let mut start = 0;
+                for (index, raw) in super::blocks::records(&bytes, delimiter).enumerate() {
                     let line = first + index as u64;
-                    if options.format != RecordFormat::Nul {
-                        text = text.strip_suffix(b"\r").unwrap_or(text);
-                    }
+                    let range = start..start + raw.len();
+                    start = range.end + 1;
+                    let text = if options.format == RecordFormat::Nul {
+                        raw
+                    } else {
+                        raw.strip_suffix(b"\r").unwrap_or(raw)
+                    };
                     if text.len() > options.max_record_bytes {
-                        out.push(too_large(source, line));
+                        out.push((too_large(source, line), range));
                         continue;
                     }
                     match options.format {
                         RecordFormat::JsonLines if text.iter().all(u8::is_ascii_whitespace) => {}
-                        RecordFormat::JsonLines => {
-                            out.push(match json_record(text, line, options, source) {
+                        RecordFormat::JsonLines => out.push((
+                            match json_record(text, line, options, source) {
                                 Ok(record) => Outcome::Done(record),
                                 Err(error) => Outcome::Failed(error),
-                            })
-                        }
-                        RecordFormat::Lines | RecordFormat::Nul => {
-                            out.push(Outcome::Done(Record {
+                            },
+                            range,
+                        )),
+                        RecordFormat::Lines | RecordFormat::Nul => out.push((
+                            Outcome::Done(Record {
                                 id: None,
                                 line,
                                 text: text.to_vec(),
-                            }))
-                        }
+                            }),
+                            range,
+                        )),
                     }
                 }
-                out
+                (bytes, out)
             }
         }
     }

@@ -7,11 +7,14 @@
 //! - [`fingerprint`]: one fingerprint (or sparse encoding) per document, in
 //!   input order, handed to the caller as it is computed.
 //! - [`compare`]: two documents measured against each other.
+//! - [`dedup`]: the records of a stream that are not near-duplicates of
+//!   an earlier one, decided in input order as they stream.
 //!
 //! A new subcommand's work goes in a new module here; its arguments and
 //! output go in the binary's `cli` module.
 
 pub mod compare;
+pub mod dedup;
 pub mod fingerprint;
 pub mod scan;
 

@@ -5,6 +5,7 @@
 mod ci;
 mod compare;
 mod completions;
+mod dedup;
 mod fingerprint;
 mod help_examples;
 mod input_rules;

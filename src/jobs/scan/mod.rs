@@ -33,7 +33,8 @@ use crate::verify::{self, Verdict};
 
 use documents::{ClassId, Documents, Grouping};
 use listing::{ClassPair, Listing};
-use short::{Measures, ShortTexts};
+use short::Measures;
+pub(crate) use short::{Prefix, ShortTexts};
 
 pub use radius::{BUDGET_SHARE, MIN_BUDGET_SECONDS, bit_flip_probability, expected_recall};
 

@@ -1,0 +1,412 @@
+//! `simdup dedup`: write the records that are not near-duplicates of an
+//! earlier one.
+
+use std::fs::File;
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use super::args::{FeatureArgs, WalkArgs};
+use super::{Finished, RecordsArg};
+use simdup::diag::Diagnostics;
+use simdup::input::{PathSeparator, RecordFormat, RecordOptions};
+use simdup::jobs::dedup::{DedupOptions, DedupStats, Files, Keep, Output, RecordName};
+
+/// Which copy survives, as typed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum KeepArg {
+    /// The first in input order; streams.
+    First,
+    /// The last; reads the whole input first.
+    Last,
+    /// The longest text (the first of equals); reads the whole input first.
+    Longest,
+    /// The shortest text (the first of equals); reads the whole input first.
+    Shortest,
+}
+
+/// Arguments of `simdup dedup`.
+#[derive(Args, Debug)]
+pub struct DedupArgs {
+    /// One FILE: its records (`-` or none: stdin's). A directory or several PATHs: the files
+    /// themselves, whose paths are printed.
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub features: FeatureArgs,
+
+    #[command(flatten)]
+    pub walk: WalkArgs,
+
+    /// Deduplicate the files listed in FILE (`-`: stdin), one per line, and print the paths to
+    /// keep.
+    #[arg(long, value_name = "FILE", help_heading = "Input")]
+    pub files_from: Option<PathBuf>,
+
+    /// With files: paths are NUL-separated, in --files-from and in the output (xargs -0).
+    #[arg(short = '0', long = "null", help_heading = "Input")]
+    pub null: bool,
+
+    /// How the input is cut into records: lines (default), NUL-terminated records, or JSON
+    /// objects one per line.
+    #[arg(long, value_enum, value_name = "KIND", help_heading = "Input")]
+    pub records: Option<RecordsArg>,
+
+    /// With --records jsonl: the field holding the text.
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "text",
+        help_heading = "Input"
+    )]
+    pub text_field: String,
+
+    /// With --records jsonl: the field holding the id (default: the line number).
+    #[arg(long, value_name = "NAME", help_heading = "Input")]
+    pub id_field: Option<String>,
+
+    /// Near-duplicates are pairs whose exact Jaccard is at least T (0-1).
+    #[arg(short = 't', long, value_name = "T", alias = "min-jaccard",
+          default_value = super::args::defaults::THRESHOLD, value_parser = parse_fraction,
+          help_heading = "Near-duplicates")]
+    pub threshold: f64,
+
+    /// Search radius: candidates differ in at most K bits, 0-32. Wider finds more near-copies
+    /// and costs more (index memory and time grow with it).
+    #[arg(short = 'k', long, value_name = "K",
+          default_value_t = simdup::jobs::dedup::DEFAULT_MAX_DISTANCE,
+          value_parser = clap::value_parser!(u32).range(0..=i64::from(simdup::search::MAX_DISTANCE)),
+          help_heading = "Near-duplicates")]
+    pub max_distance: u32,
+
+    /// Records with fewer features are matched only by exact content.
+    #[arg(long, value_name = "N", default_value = super::args::defaults::MIN_FEATURES,
+          help_heading = "Near-duplicates")]
+    pub min_features: u64,
+
+    /// Which record of a set of near-copies survives. Any but `first` needs the whole input:
+    /// nothing is written until it ends, and every record is spooled (to a temporary file past
+    /// 32 MiB) with about 130 bytes each in memory.
+    #[arg(long, value_enum, value_name = "WHICH", default_value_t = KeepArg::First,
+          help_heading = "Near-duplicates")]
+    pub keep: KeepArg,
+
+    /// Print the removed records (or paths) instead of the kept ones.
+    #[arg(long, help_heading = "Output")]
+    pub print_duplicates: bool,
+
+    /// Write one JSON line per removed record to FILE: its line (and id), the kept record it
+    /// matched, and their Jaccard.
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
+    pub dropped: Option<PathBuf>,
+
+    /// Stop at the first malformed record (default: report it and go on; exit code 2 at the
+    /// end).
+    #[arg(long, help_heading = "Output")]
+    pub strict: bool,
+
+    /// No summary on stderr (errors are still printed).
+    #[arg(short, long, help_heading = "Output")]
+    pub quiet: bool,
+
+    /// Worker threads for fingerprinting (default: one per core); the output is the same
+    /// whatever the number.
+    #[arg(short = 'j', long, value_name = "N", default_value_t = 0)]
+    pub threads: usize,
+}
+
+fn parse_fraction(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(value) if (0.0..=1.0).contains(&value) => Ok(value),
+        _ => Err(format!("expected a number from 0 to 1, got '{text}'")),
+    }
+}
+
+/// Runs `simdup dedup`.
+pub fn run(args: DedupArgs) -> anyhow::Result<Finished> {
+    super::set_threads(args.threads)?;
+    let files = files(&args)?;
+    let records = record_options(&args, files.is_some())?;
+    let options = DedupOptions {
+        features: args.features.to_options()?,
+        threshold: args.threshold,
+        max_distance: args.max_distance,
+        min_features: args.min_features,
+        short_texts: args.features.shingle.is_none(),
+        strict: args.strict,
+        keep: match args.keep {
+            KeepArg::First => Keep::First,
+            KeepArg::Last => Keep::Last,
+            KeepArg::Longest => Keep::Longest,
+            KeepArg::Shortest => Keep::Shortest,
+        },
+        name_kept: args.dropped.is_some(),
+    };
+    let walk = args.walk.to_options()?;
+    let dropped = match &args.dropped {
+        Some(path) => Some(BufWriter::new(File::create(path).map_err(|error| {
+            anyhow::anyhow!("cannot create {}: {error}", path.display())
+        })?)),
+        None => None,
+    };
+    let stdout = io::stdout();
+    let mut output = Writer {
+        out: BufWriter::with_capacity(1 << 16, stdout.lock()),
+        delimiter: match (&files, records.format) {
+            (Some(_), _) if args.null => b'\0',
+            (Some(_), _) => b'\n',
+            (None, RecordFormat::Nul) => b'\0',
+            (None, RecordFormat::Lines | RecordFormat::JsonLines) => b'\n',
+        },
+        duplicates: args.print_duplicates,
+        files: files.is_some(),
+        dropped,
+        dropped_name: args
+            .dropped
+            .as_ref()
+            .map(|path| path.display().to_string())
+            .unwrap_or_default(),
+    };
+    let mut diag = Diagnostics::new(false);
+    let input = args
+        .paths
+        .first()
+        .filter(|path| !simdup::jobs::is_stdin(path));
+    let stats = match (&files, input) {
+        (Some(files), _) => {
+            simdup::jobs::dedup::dedup_files(files, &walk, &options, &mut output, &mut diag)?
+        }
+        (None, Some(path)) => {
+            let file =
+                File::open(path).map_err(|error| anyhow::anyhow!("{}: {error}", path.display()))?;
+            let name = path.display().to_string();
+            simdup::jobs::dedup::dedup_records(
+                file,
+                &name,
+                &records,
+                &options,
+                &mut output,
+                &mut diag,
+            )?
+        }
+        (None, None) => {
+            if io::stdin().is_terminal() {
+                diag.warn("reading records from the terminal; end them with Ctrl-D");
+            }
+            simdup::jobs::dedup::dedup_records(
+                io::stdin(),
+                simdup::error::STDIN,
+                &records,
+                &options,
+                &mut output,
+                &mut diag,
+            )?
+        }
+    };
+    if !args.quiet {
+        let noun = if files.is_some() { "file" } else { "record" };
+        write_summary(&stats, args.threshold, noun, &mut io::stderr().lock())?;
+    }
+    Ok(Finished::ran(diag.errored()))
+}
+
+/// Files mode (`None`: records): --files-from, several PATHs or a
+/// directory.
+fn files(args: &DedupArgs) -> anyhow::Result<Option<Files>> {
+    if args.paths.len() > 1 && args.paths.iter().any(|path| simdup::jobs::is_stdin(path)) {
+        anyhow::bail!("'-' reads records from stdin and cannot be combined with other PATHs");
+    }
+    let files = if let Some(list) = &args.files_from {
+        if !args.paths.is_empty() {
+            anyhow::bail!("PATH arguments cannot be combined with --files-from");
+        }
+        Some(Files::FilesFrom {
+            list: list.clone(),
+            separator: if args.null {
+                PathSeparator::Nul
+            } else {
+                PathSeparator::Newline
+            },
+        })
+    } else if args.paths.len() > 1 || args.paths.iter().any(|path| path.is_dir()) {
+        Some(Files::Paths(args.paths.clone()))
+    } else {
+        None
+    };
+    if files.is_some() && args.records.is_some() {
+        anyhow::bail!(
+            "--records applies to one FILE or stdin; a directory, several PATHs or \
+             --files-from deduplicate files"
+        );
+    }
+    if files.is_none() {
+        if args.null {
+            anyhow::bail!("-0 applies to files; NUL-separated records are --records nul");
+        }
+        let walk = &args.walk;
+        if walk.hidden || walk.follow || !walk.globs.is_empty() || walk.binary {
+            anyhow::bail!(
+                "--hidden, --follow, --glob and --binary apply to files (a directory, several \
+                 PATHs or --files-from), not to records"
+            );
+        }
+    }
+    Ok(files)
+}
+
+/// How records are read; field options without JSON Lines are errors.
+fn record_options(args: &DedupArgs, files: bool) -> anyhow::Result<RecordOptions> {
+    let format = match args.records.unwrap_or(RecordsArg::Lines) {
+        RecordsArg::Lines => RecordFormat::Lines,
+        RecordsArg::Nul => RecordFormat::Nul,
+        RecordsArg::Jsonl => RecordFormat::JsonLines,
+    };
+    if (files || format != RecordFormat::JsonLines)
+        && (args.id_field.is_some() || args.text_field != "text")
+    {
+        anyhow::bail!("--id-field and --text-field apply only to --records jsonl");
+    }
+    let defaults = RecordOptions::default();
+    Ok(RecordOptions {
+        format,
+        text_field: args.text_field.clone(),
+        id_field: args.id_field.clone(),
+        max_record_bytes: args
+            .walk
+            .max_filesize
+            .map_or(defaults.max_record_bytes, |size| {
+                usize::try_from(size).unwrap_or(usize::MAX)
+            }),
+    })
+}
+
+/// Writes kept records to stdout and removed ones to the `--dropped` file.
+struct Writer<W: Write> {
+    out: W,
+    delimiter: u8,
+    /// Print the dropped records, not the kept ones.
+    duplicates: bool,
+    /// Records are files: `--dropped` names paths.
+    files: bool,
+    dropped: Option<BufWriter<File>>,
+    dropped_name: String,
+}
+
+impl<W: Write> Output for Writer<W> {
+    fn kept(&mut self, raw: &[u8]) -> simdup::Result<()> {
+        if self.duplicates {
+            return Ok(());
+        }
+        self.write(raw)
+    }
+
+    fn dropped(
+        &mut self,
+        raw: &[u8],
+        record: &RecordName,
+        kept: &RecordName,
+        jaccard: f64,
+    ) -> simdup::Result<()> {
+        if self.duplicates {
+            self.write(raw)?;
+        }
+        let Some(file) = self.dropped.as_mut() else {
+            return Ok(());
+        };
+        let none = String::new();
+        let mut line = if self.files {
+            format!(
+                "{{\"path\":{},\"kept_path\":{}",
+                json_string(record.id.as_ref().unwrap_or(&none)),
+                json_string(kept.id.as_ref().unwrap_or(&none))
+            )
+        } else {
+            let mut line = format!("{{\"line\":{}", record.line);
+            if let Some(id) = &record.id {
+                line += &format!(",\"id\":{}", json_string(id));
+            }
+            line += &format!(",\"kept_line\":{}", kept.line);
+            if let Some(id) = &kept.id {
+                line += &format!(",\"kept_id\":{}", json_string(id));
+            }
+            line
+        };
+        line += &format!(",\"jaccard\":{}}}\n", serde_json::Value::from(jaccard));
+        file.write_all(line.as_bytes())
+            .map_err(|error| simdup::Error::io_named(&self.dropped_name, error))
+    }
+
+    fn flush(&mut self) -> simdup::Result<()> {
+        self.out.flush().map_err(stdout_error)?;
+        if let Some(file) = self.dropped.as_mut() {
+            file.flush()
+                .map_err(|error| simdup::Error::io_named(&self.dropped_name, error))?;
+        }
+        Ok(())
+    }
+}
+
+impl<W: Write> Writer<W> {
+    /// Writes one record and its delimiter to stdout.
+    fn write(&mut self, raw: &[u8]) -> simdup::Result<()> {
+        self.out
+            .write_all(raw)
+            .and_then(|()| self.out.write_all(&[self.delimiter]))
+            .map_err(stdout_error)
+    }
+}
+
+/// A string as a JSON value.
+fn json_string(text: &str) -> String {
+    serde_json::Value::from(text).to_string()
+}
+
+fn stdout_error(error: io::Error) -> simdup::Error {
+    simdup::Error::io_named("stdout", error)
+}
+
+/// The summary on stderr: what became of every record, and the rule.
+fn write_summary(
+    stats: &DedupStats,
+    threshold: f64,
+    noun: &str,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    write!(
+        out,
+        "simdup: {} read: {} kept, {} dropped",
+        counted(stats.read, noun),
+        stats.kept,
+        stats.dropped
+    )?;
+    if stats.malformed > 0 {
+        write!(out, ", {} malformed", stats.malformed)?;
+    }
+    writeln!(out)?;
+    let megabytes = stats.bytes as f64 / 1e6;
+    let rate = if stats.seconds > 0.0 {
+        megabytes / stats.seconds
+    } else {
+        0.0
+    };
+    writeln!(
+        out,
+        "simdup: {megabytes:.1} MB in {:.2} s ({rate:.1} MB/s); Jaccard >= {threshold} within \
+         k = {} (expected recall {:.3} at the threshold); {} verified",
+        stats.seconds,
+        stats.max_distance,
+        stats.expected_recall,
+        counted(stats.candidates, "candidate"),
+    )
+}
+
+/// `1 record`, `2 records`.
+fn counted(count: u64, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}

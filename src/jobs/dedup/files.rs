@@ -1,0 +1,118 @@
+//! `simdup dedup PATH...` and `--files-from`: the files that are not
+//! near-duplicates of a file kept before them, in walk order.
+//!
+//! The walk streams to the workers, which read and fingerprint each file
+//! once; this thread decides each file in walk order with the records'
+//! filter. A kept file's path is held, not its text: verification reads
+//! the two files again.
+
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use crate::Error;
+use crate::diag::Diagnostics;
+use crate::input::{Outcome, PathSeparator, Walk, WalkOptions, read_path_list};
+use crate::parallel::for_each_ordered;
+
+use super::filter::Measured;
+use super::{DedupOptions, DedupStats, Output, RecordName, Run};
+
+/// Where the files come from.
+#[derive(Clone, Debug)]
+pub enum Files {
+    /// Files and directories, walked.
+    Paths(Vec<PathBuf>),
+    /// Paths listed in a file (`-`: stdin).
+    FilesFrom {
+        /// The list.
+        list: PathBuf,
+        /// What separates its paths.
+        separator: PathSeparator,
+    },
+}
+
+/// Runs dedup over files: `output` gets each file's path (as bytes) as
+/// its record, kept or dropped; a file's name is its path as shown, and
+/// its line its number in walk order. Unreadable files are errors in
+/// `diag`; skipped ones are counted (notes when verbose).
+pub fn dedup_files(
+    files: &Files,
+    walk: &WalkOptions,
+    options: &DedupOptions,
+    output: &mut dyn Output,
+    diag: &mut Diagnostics,
+) -> crate::Result<DedupStats> {
+    let started = Instant::now();
+    let paths = match files {
+        Files::Paths(paths) => paths.clone(),
+        Files::FilesFrom { list, separator } => read_list(list, *separator)?,
+    };
+    let mut run = Run::new(options, true, true)?;
+    let measure = run.filter.measure().clone();
+    let mut number = 0u64;
+    for_each_ordered(
+        Walk::new(&paths, walk),
+        |found| {
+            found.and_then(|file| {
+                crate::input::open_document(&file, walk).and_then(|reader| {
+                    match measure.measure_reader(reader) {
+                        Ok(measured) => Outcome::Done((file, measured)),
+                        Err(source) => Outcome::Failed(Error::io_named(&file.display, source)),
+                    }
+                })
+            })
+        },
+        |_, outcome| {
+            let taken = match outcome {
+                Outcome::Done((file, (words, short))) => {
+                    number += 1;
+                    let path = file.path.into_os_string().into_encoded_bytes();
+                    let name = RecordName {
+                        line: number,
+                        id: Some(file.display),
+                    };
+                    let measured = Measured {
+                        text: path.clone(),
+                        words,
+                        short,
+                    };
+                    run.take(Outcome::Done((name, measured)), &path, None, output, diag)
+                }
+                Outcome::Skipped { name, reason } => {
+                    diag.tally.seen += 1;
+                    diag.tally.skip(reason);
+                    diag.note(format_args!("{name}: skipped ({reason})"));
+                    Ok(())
+                }
+                Outcome::Failed(error) => {
+                    diag.tally.seen += 1;
+                    diag.error(error);
+                    Ok(())
+                }
+            };
+            match taken.and_then(|()| output.flush()) {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(error) => {
+                    run.failure = Some(error);
+                    ControlFlow::Break(())
+                }
+            }
+        },
+    );
+    run.finish(options, output, started)
+}
+
+/// Reads a `--files-from` list.
+fn read_list(list: &std::path::Path, separator: PathSeparator) -> crate::Result<Vec<PathBuf>> {
+    if super::super::is_stdin(list) {
+        read_path_list(std::io::stdin().lock(), separator, crate::error::STDIN)
+    } else {
+        let file = std::fs::File::open(list).map_err(|source| Error::io(list, source))?;
+        read_path_list(
+            std::io::BufReader::new(file),
+            separator,
+            &list.display().to_string(),
+        )
+    }
+}

@@ -1,0 +1,437 @@
+//! `simdup dedup`: the records of a stream that are not near-duplicates of
+//! a record kept before them, in input order, byte for byte.
+//!
+//! The stream is cut into blocks of whole records ([`RecordBlocks`]); the
+//! workers parse and fingerprint the records of each block; this thread
+//! takes the blocks in input order and decides each record in turn
+//! ([`filter::Filter`]): so the answer is the same whatever the thread
+//! count. A block ends when 1 MiB is read or when a read comes back short
+//! (the stream has nothing more for now), and the output is flushed after
+//! each block: a slow stream (`tail -f log | simdup dedup`) gets each line
+//! out as soon as it is read and decided.
+//!
+//! The near-duplicate rule is the scan's (see [`filter`]), with a fixed
+//! search radius instead of the scan's cost model: a record is dropped
+//! when a record kept before it has the same features, or lies within k
+//! bits and reaches the Jaccard threshold.
+
+mod files;
+pub mod filter;
+pub mod index;
+pub mod indexes;
+mod whole;
+
+pub use files::{Files, dedup_files};
+
+use std::io::Read;
+use std::ops::ControlFlow;
+use std::time::Instant;
+
+use crate::diag::Diagnostics;
+use crate::fingerprint::{FeatureOptions, Fingerprinter};
+use crate::input::{Outcome, RecordBlocks, RecordOptions};
+use crate::parallel::for_each_ordered;
+use crate::report::Names;
+
+use filter::{Decision, Filter, Measure, Measured};
+use indexes::Space;
+
+/// Blocks with fewer records are searched ahead on this thread alone
+/// (tests split even tiny blocks, to exercise the threads).
+const SEARCH_AHEAD_MIN: usize = if cfg!(test) { 2 } else { 256 };
+
+/// The search radius when none is given. The index scans k + 1 buckets
+/// of about n / 2^(64 / (k + 1)) kept fingerprints per record, so its cost
+/// grows fast with k: on 10^5 address lines with 10% planted near-copies,
+/// k = 6 dropped 94.5% of what k = 8 dropped in half the time. The scan
+/// chooses wider radii for small inputs; give `-k` to match them.
+pub const DEFAULT_MAX_DISTANCE: u32 = 6;
+
+/// Which record of a set of near-copies survives.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Keep {
+    /// The first in input order: decided as the records stream.
+    #[default]
+    First,
+    /// The last: needs the whole input.
+    Last,
+    /// The one with the most bytes of text (the first of equals): needs
+    /// the whole input.
+    Longest,
+    /// The one with the fewest bytes of text (the first of equals): needs
+    /// the whole input.
+    Shortest,
+}
+
+/// Every option of a dedup run, as plain data.
+#[derive(Clone, Debug)]
+pub struct DedupOptions {
+    /// Feature options of the fingerprints.
+    pub features: FeatureOptions,
+    /// The least Jaccard of a near-duplicate, 0 to 1.
+    pub threshold: f64,
+    /// The search radius k (0 to 32).
+    pub max_distance: u32,
+    /// Records with fewer features are matched by exact content only.
+    pub min_features: u64,
+    /// Compare two short texts by character pairs (the scan's rule; on
+    /// when the shingles were not chosen).
+    pub short_texts: bool,
+    /// Stop at the first malformed record instead of going on.
+    pub strict: bool,
+    /// Which copy survives; any but `First` reads the whole input before
+    /// writing anything (spooling records to disk).
+    pub keep: Keep,
+    /// Keep the names of kept records, for [`Output::dropped`] (line
+    /// numbers cost nothing; ids cost their bytes).
+    pub name_kept: bool,
+}
+
+impl Default for DedupOptions {
+    fn default() -> Self {
+        DedupOptions {
+            features: FeatureOptions::default(),
+            threshold: super::scan::DEFAULT_THRESHOLD,
+            max_distance: DEFAULT_MAX_DISTANCE,
+            min_features: 1,
+            short_texts: true,
+            strict: false,
+            keep: Keep::First,
+            name_kept: true,
+        }
+    }
+}
+
+/// A record as its input names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordName {
+    /// Its 1-based line (record number for NUL-separated records).
+    pub line: u64,
+    /// Its id field (`--id-field`), if read.
+    pub id: Option<String>,
+}
+
+/// Where the decisions go, in input order.
+pub trait Output {
+    /// A kept record, as it was read (without its delimiter).
+    fn kept(&mut self, raw: &[u8]) -> crate::Result<()>;
+    /// A dropped record as it was read, its name, the kept record it
+    /// matched, their Jaccard.
+    fn dropped(
+        &mut self,
+        raw: &[u8],
+        record: &RecordName,
+        kept: &RecordName,
+        jaccard: f64,
+    ) -> crate::Result<()>;
+    /// The end of a block: write out what is buffered.
+    fn flush(&mut self) -> crate::Result<()>;
+}
+
+/// What a run did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DedupStats {
+    /// Records read (malformed ones included).
+    pub read: u64,
+    /// Records written out.
+    pub kept: u64,
+    /// Records removed as near-duplicates.
+    pub dropped: u64,
+    /// Records that could not be read as records (bad JSON, a missing
+    /// field, too large): reported, neither kept nor dropped.
+    pub malformed: u64,
+    /// Kept records without features (never anyone's near-duplicate).
+    pub empty: u64,
+    /// Candidate pairs verified by exact Jaccard.
+    pub candidates: u64,
+    /// Bytes of record text.
+    pub bytes: u64,
+    /// The search radius.
+    pub max_distance: u32,
+    /// The expected recall at the threshold of that radius.
+    pub expected_recall: f64,
+    /// Index bytes per kept record (texts and maps aside).
+    pub index_bytes_per_record: usize,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// One record of a block, read and measured on a worker.
+type Prepared = Outcome<(RecordName, Measured)>;
+
+/// Runs dedup over the records of `reader` (named `stdin` in messages),
+/// writing decisions to `output`. Malformed records are reported through
+/// `diag` and counted; with `strict` the first one ends the run with its
+/// error. Output errors (a closed pipe) end the run.
+pub fn dedup_records<R: Read + Send>(
+    reader: R,
+    source_name: &str,
+    records: &RecordOptions,
+    options: &DedupOptions,
+    output: &mut dyn Output,
+    diag: &mut Diagnostics,
+) -> crate::Result<DedupStats> {
+    let blocks = RecordBlocks::new(reader, source_name, records).eager();
+    dedup_blocks(blocks, records, options, output, diag)
+}
+
+/// [`dedup_records`] over blocks cut already.
+fn dedup_blocks<R: Read + Send>(
+    blocks: RecordBlocks<R>,
+    records: &RecordOptions,
+    options: &DedupOptions,
+    output: &mut dyn Output,
+    diag: &mut Diagnostics,
+) -> crate::Result<DedupStats> {
+    let started = Instant::now();
+    let mut run = Run::new(options, records.id_field.is_some(), false)?;
+    let measure = run.filter.measure().clone();
+    for_each_ordered(
+        blocks,
+        |block| {
+            let (bytes, items) = block.parse_raw();
+            let prepared: Vec<(Prepared, std::ops::Range<usize>)> = items
+                .into_iter()
+                .map(|(outcome, range)| {
+                    let prepared = outcome.map(|record| {
+                        let name = RecordName {
+                            line: record.line,
+                            id: record.id,
+                        };
+                        (name, measure.measure(record.text))
+                    });
+                    (prepared, range)
+                })
+                .collect();
+            (bytes, prepared)
+        },
+        |_, (bytes, prepared)| {
+            let found = run.search_ahead(&prepared);
+            for ((outcome, range), found) in prepared.into_iter().zip(found) {
+                let raw = bytes.get(range).unwrap_or_default();
+                if let Err(error) = run.take(outcome, raw, found, output, diag) {
+                    run.failure = Some(error);
+                    return ControlFlow::Break(());
+                }
+            }
+            run.filter.end_block();
+            match output.flush() {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(error) => {
+                    run.failure = Some(error);
+                    ControlFlow::Break(())
+                }
+            }
+        },
+    );
+    run.finish(options, output, started)
+}
+
+/// The state of a run on the deciding thread.
+struct Run {
+    filter: Filter,
+    /// The line of each kept record (by kept number).
+    lines: Names,
+    /// The id of each kept record, when ids are read and wanted.
+    ids: Option<Names>,
+    name_kept: bool,
+    stats: DedupStats,
+    strict: bool,
+    failure: Option<crate::Error>,
+    /// With a policy other than `first`: every record, decided at the end.
+    gathered: Option<whole::Gathered>,
+}
+
+impl Run {
+    /// A run with these options; `ids`: records have ids (or paths) to
+    /// keep for `--dropped`; `files`: texts are paths of files.
+    fn new(options: &DedupOptions, ids: bool, files: bool) -> crate::Result<Run> {
+        if options.max_distance > crate::search::MAX_DISTANCE {
+            return Err(crate::Error::Usage(format!(
+                "-k must be at most {}",
+                crate::search::MAX_DISTANCE
+            )));
+        }
+        let measure = Measure::new(
+            Fingerprinter::new(options.features.clone()),
+            options.short_texts,
+            options.min_features,
+        );
+        let mut filter = Filter::new(measure, options.threshold, options.max_distance);
+        if files {
+            filter = filter.reading_files();
+        }
+        Ok(Run {
+            filter,
+            lines: Names::default(),
+            ids: (options.name_kept && ids).then(Names::default),
+            name_kept: options.name_kept,
+            stats: DedupStats {
+                max_distance: options.max_distance,
+                expected_recall: super::scan::expected_recall(
+                    options.threshold,
+                    options.max_distance,
+                ),
+                ..DedupStats::default()
+            },
+            strict: options.strict,
+            failure: None,
+            gathered: (options.keep != Keep::First).then(|| whole::Gathered::new(ids)),
+        })
+    }
+
+    /// Ends a run: a failure met on the way, or the records gathered for
+    /// a policy other than `first` decided and written.
+    fn finish(
+        mut self,
+        options: &DedupOptions,
+        output: &mut dyn Output,
+        started: Instant,
+    ) -> crate::Result<DedupStats> {
+        if let Some(error) = self.failure {
+            // What was decided before the failure is written out.
+            let _ = output.flush();
+            return Err(error);
+        }
+        if let Some(gathered) = self.gathered.take() {
+            gathered.finish(options.keep, &mut self.filter, output, &mut self.stats)?;
+        }
+        output.flush()?;
+        self.stats.candidates = self.filter.candidates;
+        self.stats.index_bytes_per_record = self.filter.index_bytes_per_record();
+        self.stats.seconds = started.elapsed().as_secs_f64();
+        Ok(self.stats)
+    }
+
+    /// Starts a block: the candidates of each of its records among the
+    /// records kept before it, found on every core (`None` for records
+    /// that need no search, and for all when the records are gathered).
+    fn search_ahead(
+        &mut self,
+        prepared: &[(Prepared, std::ops::Range<usize>)],
+    ) -> Vec<Option<Vec<(u32, Space)>>> {
+        if self.gathered.is_some() {
+            return vec![None; prepared.len()];
+        }
+        let long = prepared.iter().any(|(outcome, _)| {
+            matches!(outcome, Outcome::Done((_, measured)) if measured.short.is_none())
+        });
+        self.filter.begin_block(long);
+        let filter = &self.filter;
+        let search = |part: &[(Prepared, std::ops::Range<usize>)]| -> Vec<_> {
+            part.iter()
+                .map(|(outcome, _)| match outcome {
+                    Outcome::Done((_, measured)) => filter.candidates(measured),
+                    _ => None,
+                })
+                .collect()
+        };
+        // Plain threads, not the worker pool: its workers may be waiting
+        // for this thread to take the next block.
+        let threads = rayon::current_num_threads().max(1);
+        if threads == 1 || prepared.len() < SEARCH_AHEAD_MIN {
+            return search(prepared);
+        }
+        std::thread::scope(|scope| {
+            let parts: Vec<_> = prepared
+                .chunks(prepared.len().div_ceil(threads))
+                .map(|part| (part.len(), scope.spawn(move || search(part))))
+                .collect();
+            parts
+                .into_iter()
+                .flat_map(|(len, part)| {
+                    // A part that failed is searched again while deciding.
+                    part.join().unwrap_or_else(|_| vec![None; len])
+                })
+                .collect()
+        })
+    }
+
+    /// Decides one record and hands it on; `found`: its candidates among
+    /// the records kept before its block, if searched ahead.
+    fn take(
+        &mut self,
+        outcome: Prepared,
+        raw: &[u8],
+        found: Option<Vec<(u32, Space)>>,
+        output: &mut dyn Output,
+        diag: &mut Diagnostics,
+    ) -> crate::Result<()> {
+        let (name, measured) = match outcome {
+            Outcome::Done(done) => done,
+            Outcome::Skipped { name, reason } => {
+                self.stats.read += 1;
+                self.stats.malformed += 1;
+                let error = crate::Error::data(name, format!("not read ({reason})"));
+                return self.malformed(error, diag);
+            }
+            Outcome::Failed(error) => {
+                if matches!(error, crate::Error::Parse { .. }) {
+                    self.stats.read += 1;
+                    self.stats.malformed += 1;
+                    return self.malformed(error, diag);
+                }
+                // The stream itself failed: nothing more comes.
+                return Err(error);
+            }
+        };
+        self.stats.read += 1;
+        self.stats.bytes += measured.words.bytes;
+        if let Some(gathered) = self.gathered.as_mut() {
+            return gathered.add(name, measured, raw);
+        }
+        let decision = self
+            .filter
+            .decide_with(&measured, found)
+            .map_err(|error| crate::Error::io_named("cannot keep or verify a record", error))?;
+        match decision {
+            Decision::Kept(number) => {
+                self.stats.kept += 1;
+                match number {
+                    Some(_) if self.name_kept => {
+                        self.lines.push_number(name.line);
+                        if let (Some(ids), Some(id)) = (self.ids.as_mut(), &name.id) {
+                            ids.push(id.as_bytes()).map_err(|error| {
+                                crate::Error::io_named("the kept records' ids", error)
+                            })?;
+                        }
+                    }
+                    Some(_) => {}
+                    None => self.stats.empty += 1,
+                }
+                output.kept(raw)
+            }
+            Decision::Dropped { kept, jaccard } => {
+                self.stats.dropped += 1;
+                output.dropped(raw, &name, &self.kept_name(kept), jaccard)
+            }
+        }
+    }
+
+    /// Reports a malformed record; `strict` makes it the end of the run.
+    fn malformed(&mut self, error: crate::Error, diag: &mut Diagnostics) -> crate::Result<()> {
+        if self.strict {
+            return Err(error);
+        }
+        diag.error(error);
+        Ok(())
+    }
+
+    /// The name of kept record `kept` (line 0 when names are not kept).
+    fn kept_name(&self, kept: u32) -> RecordName {
+        if !self.name_kept {
+            return RecordName { line: 0, id: None };
+        }
+        let line = self
+            .lines
+            .get(kept as usize)
+            .ok()
+            .and_then(|text| std::str::from_utf8(&text).ok()?.parse().ok())
+            .unwrap_or(0);
+        let id = self.ids.as_ref().map(|ids| ids.text(kept as usize));
+        RecordName { line, id }
+    }
+}
+
+#[cfg(test)]
+mod tests;

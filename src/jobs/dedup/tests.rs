@@ -1,0 +1,401 @@
+//! dedup's answer is the greedy one: record i is kept iff no record kept
+//! before it is its near-duplicate by the scan's rule (the same features,
+//! or within k bits and at least the threshold, short texts by character
+//! pairs), as brute force over every earlier kept record finds it.
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::fingerprint::{Fingerprint, jaccard};
+use crate::input::RecordFormat;
+use crate::jobs::scan::ShortTexts;
+
+const WORDS: [&str; 24] = [
+    "the", "of", "river", "garden", "winter", "letter", "station", "harbour", "lantern", "orchard",
+    "valley", "market", "engine", "window", "bridge", "signal", "meadow", "copper", "thunder",
+    "archive", "ledger", "compass", "quarry", "violet",
+];
+
+/// `len` words drawn by a small generator from `seed`.
+fn words(seed: u64, len: usize) -> Vec<&'static str> {
+    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    (0..len)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            WORDS[(state % WORDS.len() as u64) as usize]
+        })
+        .collect()
+}
+
+/// Lines: originals (short, or longer than a short text) and copies with a
+/// few words replaced, exact copies, and lines without features, shuffled
+/// by a seed.
+fn corpus() -> impl Strategy<Value = Vec<String>> {
+    (
+        proptest::collection::vec((any::<u64>(), 2usize..70, 0usize..4, 0usize..4), 1..10),
+        any::<u64>(),
+    )
+        .prop_map(|(specs, order)| {
+            let mut lines = Vec::new();
+            for (seed, len, copies, edits) in specs {
+                let original = words(seed, len);
+                lines.push(original.join(" "));
+                for copy in 0..copies {
+                    let mut edited = original.clone();
+                    let noise = words(seed ^ (copy as u64 + 1), edits);
+                    for (i, word) in noise.into_iter().enumerate() {
+                        let at = (i * 7 + copy * 3) % edited.len();
+                        edited[at] = word;
+                    }
+                    lines.push(edited.join(" "));
+                }
+                if seed % 5 == 0 {
+                    lines.push(original.join(" "));
+                }
+                if seed % 7 == 0 {
+                    lines.push(String::new());
+                }
+            }
+            // A deterministic shuffle, so copies come before originals too.
+            let mut state = order | 1;
+            for i in (1..lines.len()).rev() {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                lines.swap(i, (state % (i as u64 + 1)) as usize);
+            }
+            lines
+        })
+}
+
+/// What a run wrote: kept lines, and `(dropped line, kept line)`.
+#[derive(Default)]
+struct Collected {
+    kept: Vec<Vec<u8>>,
+    dropped: Vec<(u64, u64, f64)>,
+    flushes: usize,
+}
+
+impl Output for Collected {
+    fn kept(&mut self, raw: &[u8]) -> crate::Result<()> {
+        self.kept.push(raw.to_vec());
+        Ok(())
+    }
+
+    fn dropped(
+        &mut self,
+        _raw: &[u8],
+        record: &RecordName,
+        kept: &RecordName,
+        jaccard: f64,
+    ) -> crate::Result<()> {
+        self.dropped.push((record.line, kept.line, jaccard));
+        Ok(())
+    }
+
+    fn flush(&mut self) -> crate::Result<()> {
+        self.flushes += 1;
+        Ok(())
+    }
+}
+
+fn run(input: &[u8], options: &DedupOptions, block_bytes: usize) -> (Collected, DedupStats) {
+    let records = RecordOptions::default();
+    let blocks = RecordBlocks::with_block_bytes(input, "stdin", &records, block_bytes);
+    let mut out = Collected::default();
+    let mut diag = Diagnostics::new(false);
+    let stats = dedup_blocks(blocks, &records, options, &mut out, &mut diag).unwrap();
+    assert!(!diag.errored());
+    (out, stats)
+}
+
+/// The brute-force greedy answer: kept line numbers and `(dropped line,
+/// kept line)`.
+fn reference(lines: &[String], threshold: f64, k: u32) -> (Vec<u64>, Vec<(u64, u64)>) {
+    let order: Vec<usize> = (0..lines.len()).collect();
+    reference_in(lines, &order, threshold, k)
+}
+
+/// The same, deciding the records in `order` (indices); kept lines
+/// ascending, dropped pairs by dropped line.
+fn reference_in(
+    lines: &[String],
+    order: &[usize],
+    threshold: f64,
+    k: u32,
+) -> (Vec<u64>, Vec<(u64, u64)>) {
+    let fingerprinter = Fingerprinter::new(FeatureOptions::default());
+    let short = ShortTexts::new(&FeatureOptions::default());
+    struct Held {
+        line: u64,
+        words: Fingerprint,
+        set: Vec<u64>,
+        short: Option<(u64, Vec<u64>)>,
+    }
+    let mut held: Vec<Held> = Vec::new();
+    let (mut kept, mut dropped) = (Vec::new(), Vec::new());
+    for &index in order {
+        let text = &lines[index];
+        let line = index as u64 + 1;
+        let bytes = text.as_bytes();
+        let words = fingerprinter.fingerprint_bytes(bytes);
+        if words.features == 0 {
+            kept.push(line);
+            continue;
+        }
+        let set = fingerprinter.feature_set_bytes(bytes);
+        let short = short
+            .fingerprint(bytes)
+            .map(|f| (f.simhash, short.feature_set_reader(bytes).unwrap()));
+        let same = held
+            .iter()
+            .find(|other| other.words.feature_digest == words.feature_digest);
+        let near = same.or_else(|| {
+            held.iter().find(|other| match (&short, &other.short) {
+                (Some((ours, our_set)), Some((theirs, their_set))) => {
+                    (ours ^ theirs).count_ones() <= k && jaccard(our_set, their_set) >= threshold
+                }
+                _ => {
+                    (words.simhash ^ other.words.simhash).count_ones() <= k
+                        && jaccard(&set, &other.set) >= threshold
+                }
+            })
+        });
+        match near {
+            Some(other) => dropped.push((line, other.line)),
+            None => {
+                kept.push(line);
+                held.push(Held {
+                    line,
+                    words,
+                    set,
+                    short,
+                });
+            }
+        }
+    }
+    kept.sort_unstable();
+    dropped.sort_unstable();
+    (kept, dropped)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn dedup_keeps_what_brute_force_keeps(
+        lines in corpus(),
+        threshold in prop_oneof![Just(0.8), Just(0.6), 0.3f64..0.95],
+        k in prop_oneof![Just(DEFAULT_MAX_DISTANCE), Just(32u32), 0u32..32],
+        block_bytes in prop_oneof![Just(1usize), Just(64), Just(1 << 20)],
+    ) {
+        let input: Vec<u8> = lines.iter().flat_map(|line| format!("{line}\n").into_bytes()).collect();
+        let options = DedupOptions { threshold, max_distance: k, ..DedupOptions::default() };
+        let (out, stats) = run(&input, &options, block_bytes);
+        let (kept, dropped) = reference(&lines, threshold, k);
+        let kept_lines: Vec<Vec<u8>> = kept
+            .iter()
+            .map(|&line| lines[line as usize - 1].as_bytes().to_vec())
+            .collect();
+        prop_assert_eq!(&out.kept, &kept_lines);
+        let pairs: Vec<(u64, u64)> = out.dropped.iter().map(|&(a, b, _)| (a, b)).collect();
+        prop_assert_eq!(&pairs, &dropped);
+        prop_assert!(out.dropped.iter().all(|&(_, _, j)| j >= threshold && j <= 1.0));
+        prop_assert_eq!(stats.read, lines.len() as u64);
+        prop_assert_eq!(stats.kept + stats.dropped, stats.read);
+        prop_assert!(out.flushes >= 1);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_policy_is_the_greedy_answer_in_its_order(
+        lines in corpus(),
+        keep in prop_oneof![Just(Keep::Last), Just(Keep::Longest), Just(Keep::Shortest)],
+        k in prop_oneof![Just(DEFAULT_MAX_DISTANCE), Just(32u32)],
+    ) {
+        let input: Vec<u8> = lines.iter().flat_map(|line| format!("{line}\n").into_bytes()).collect();
+        let options = DedupOptions { keep, max_distance: k, ..DedupOptions::default() };
+        let (out, stats) = run(&input, &options, 64);
+        let mut order: Vec<usize> = (0..lines.len()).collect();
+        match keep {
+            Keep::Last => order.reverse(),
+            Keep::Longest => order.sort_by_key(|&i| (std::cmp::Reverse(lines[i].len()), i)),
+            Keep::Shortest => order.sort_by_key(|&i| (lines[i].len(), i)),
+            Keep::First => {}
+        }
+        let (kept, dropped) = reference_in(&lines, &order, 0.8, k);
+        let kept_lines: Vec<Vec<u8>> = kept
+            .iter()
+            .map(|&line| lines[line as usize - 1].as_bytes().to_vec())
+            .collect();
+        prop_assert_eq!(&out.kept, &kept_lines);
+        let pairs: Vec<(u64, u64)> = out.dropped.iter().map(|&(a, b, _)| (a, b)).collect();
+        prop_assert_eq!(&pairs, &dropped);
+        prop_assert_eq!(stats.kept + stats.dropped, stats.read);
+    }
+}
+
+#[test]
+fn records_come_out_byte_for_byte() {
+    let input = b"caf\xe9 au lait\r\ncaf\xe9 au lait\n\xff\xfe\n\xff\xfe\nlast without newline";
+    let (out, stats) = run(input, &DedupOptions::default(), 1 << 20);
+    assert_eq!(
+        out.kept,
+        [
+            b"caf\xe9 au lait\r".to_vec(),
+            b"\xff\xfe".to_vec(),
+            b"\xff\xfe".to_vec(),
+            b"last without newline".to_vec(),
+        ]
+    );
+    // The `\r` is whitespace to the features: the second line is a copy.
+    // The bytes `ff fe` have no features, so both are kept.
+    assert_eq!(out.dropped.len(), 1);
+    assert_eq!((out.dropped[0].0, out.dropped[0].1), (2, 1));
+    assert_eq!(stats.empty, 2);
+}
+
+#[test]
+fn identical_records_cost_nothing_more() {
+    let input = "the same line of text, again\n".repeat(20_000);
+    let (out, stats) = run(input.as_bytes(), &DedupOptions::default(), 4096);
+    assert_eq!(out.kept.len(), 1);
+    assert_eq!(stats.dropped, 19_999);
+    assert_eq!(stats.candidates, 0, "copies are dropped without a search");
+    assert!(out.flushes > 1, "each block is flushed");
+}
+
+#[test]
+fn malformed_records_are_counted_and_the_stream_goes_on() {
+    let records = RecordOptions {
+        format: RecordFormat::JsonLines,
+        id_field: Some("id".to_string()),
+        ..RecordOptions::default()
+    };
+    let input = br#"{"id": "a", "text": "one stop bakery high street"}
+not json
+{"id": "b", "text": "One Stop Bakery, High Street"}
+{"id": "c"}
+{"id": "d", "text": "something else entirely"}
+"#;
+    let run = |strict| {
+        let mut out = Collected::default();
+        let mut diag = Diagnostics::new(false);
+        let options = DedupOptions {
+            strict,
+            ..DedupOptions::default()
+        };
+        let ended = dedup_records(&input[..], "stdin", &records, &options, &mut out, &mut diag);
+        (out, ended, diag.errored())
+    };
+    let (out, ended, errored) = run(false);
+    let stats = ended.unwrap();
+    assert!(errored);
+    assert_eq!(
+        (stats.read, stats.kept, stats.dropped, stats.malformed),
+        (5, 2, 1, 2)
+    );
+    assert_eq!(out.kept.len(), 2);
+    assert!(out.kept[1].starts_with(br#"{"id": "d""#));
+    assert_eq!((out.dropped[0].0, out.dropped[0].1), (3, 1));
+    let (out, ended, _) = run(true);
+    let error = ended.unwrap_err().to_string();
+    assert!(error.starts_with("stdin:2: invalid JSON"), "{error}");
+    assert_eq!(out.kept.len(), 1);
+}
+
+/// What a files run wrote: kept paths, and `(dropped path, kept path,
+/// Jaccard)`.
+#[derive(Default)]
+struct Paths {
+    kept: Vec<String>,
+    dropped: Vec<(String, String, f64)>,
+}
+
+impl Output for Paths {
+    fn kept(&mut self, raw: &[u8]) -> crate::Result<()> {
+        self.kept.push(String::from_utf8_lossy(raw).into_owned());
+        Ok(())
+    }
+
+    fn dropped(
+        &mut self,
+        raw: &[u8],
+        _record: &RecordName,
+        kept: &RecordName,
+        jaccard: f64,
+    ) -> crate::Result<()> {
+        let kept = kept.id.clone().unwrap_or_default();
+        self.dropped
+            .push((String::from_utf8_lossy(raw).into_owned(), kept, jaccard));
+        Ok(())
+    }
+
+    fn flush(&mut self) -> crate::Result<()> {
+        Ok(())
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// dedup removes what scan calls near-duplicates: each file dropped
+    /// forms a pair scan lists with the kept file it matched (same
+    /// Jaccard), and scan lists no pair of two kept files.
+    #[test]
+    fn dedup_agrees_with_scan(
+        lines in corpus(),
+        threshold in prop_oneof![Just(0.8), Just(0.6)],
+        k in prop_oneof![Just(DEFAULT_MAX_DISTANCE), Just(32u32)],
+    ) {
+        use crate::input::WalkOptions;
+        use crate::jobs::scan::{Inputs, Mode, ScanOptions, scan};
+        let dir = tempfile::tempdir().unwrap();
+        for (i, line) in lines.iter().enumerate() {
+            std::fs::write(dir.path().join(format!("{i:03}.txt")), line).unwrap();
+        }
+        let scanned = scan(
+            &Inputs::Paths(vec![dir.path().to_path_buf()]),
+            &ScanOptions {
+                features: FeatureOptions::default(),
+                walk: WalkOptions::default(),
+                mode: Mode::Verified { threshold },
+                max_distance: Some(k),
+                method: crate::search::Method::Exact,
+                window: crate::search::DEFAULT_WINDOW,
+                max_pairs: u64::MAX,
+                max_candidates: crate::jobs::scan::MAX_CANDIDATES,
+                min_features: 1,
+                short_texts: true,
+                progress: false,
+            },
+            &mut Diagnostics::new(false),
+        )
+        .unwrap();
+        let pairs: std::collections::HashMap<(String, String), f64> = scanned
+            .pairs
+            .iter()
+            .map(|pair| ((scanned.name(pair.a), scanned.name(pair.b)), pair.jaccard.unwrap()))
+            .collect();
+        let mut out = Paths::default();
+        let options = DedupOptions { threshold, max_distance: k, ..DedupOptions::default() };
+        let files = Files::Paths(vec![dir.path().to_path_buf()]);
+        let stats = dedup_files(&files, &WalkOptions::default(), &options, &mut out, &mut Diagnostics::new(false)).unwrap();
+        prop_assert_eq!(stats.kept + stats.dropped, lines.len() as u64);
+        for (dropped, kept, jaccard) in &out.dropped {
+            // Walk order is name order: the kept file comes first.
+            let listed = pairs.get(&(kept.clone(), dropped.clone()));
+            prop_assert_eq!(listed, Some(jaccard), "{} for {}", dropped, kept);
+        }
+        for (i, a) in out.kept.iter().enumerate() {
+            for b in &out.kept[i + 1..] {
+                prop_assert!(!pairs.contains_key(&(a.clone(), b.clone())), "{} {}", a, b);
+            }
+        }
+    }
+}

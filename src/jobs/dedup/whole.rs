@@ -1,0 +1,140 @@
+//! `--keep last|longest|shortest`: which copy of a set of near-copies
+//! survives needs the whole input, so these policies read it all first.
+//!
+//! Each record's bytes and text go to spools (in memory up to
+//! [`SPOOL_MEMORY`] bytes each, then in anonymous temporary files), its
+//! fingerprints and name (about 130 bytes in all) stay in memory. Then the
+//! records are decided in the policy's order (last first; longest or
+//! shortest text first, ties in input order) by the same filter as the
+//! streaming `first`, and written in input order once all are decided.
+
+use std::cmp::Reverse;
+
+use crate::fingerprint::Fingerprint;
+use crate::report::Names;
+
+use super::filter::{Decision, Filter, Measured};
+use super::{DedupStats, Keep, Output, RecordName};
+
+/// Bytes of each spool held in memory before the rest goes to a file.
+pub const SPOOL_MEMORY: usize = 32 << 20;
+
+/// What became of one record.
+#[derive(Clone, Copy, Debug)]
+enum Fate {
+    Kept,
+    Dropped { record: u32, jaccard: f64 },
+}
+
+/// Every record read, spooled.
+pub(super) struct Gathered {
+    raw: Names,
+    texts: Names,
+    fingerprints: Vec<(Fingerprint, Option<Fingerprint>)>,
+    lines: Vec<u64>,
+    ids: Option<Names>,
+}
+
+impl Gathered {
+    /// An empty gathering; `ids` keeps record ids.
+    pub(super) fn new(ids: bool) -> Gathered {
+        Gathered {
+            raw: Names::with_budget(SPOOL_MEMORY),
+            texts: Names::with_budget(SPOOL_MEMORY),
+            fingerprints: Vec::new(),
+            lines: Vec::new(),
+            ids: ids.then(Names::default),
+        }
+    }
+
+    /// Adds a record that was read.
+    pub(super) fn add(
+        &mut self,
+        name: RecordName,
+        measured: Measured,
+        raw: &[u8],
+    ) -> crate::Result<()> {
+        if self.lines.len() >= super::filter::MAX_KEPT as usize {
+            return Err(crate::Error::Usage(format!(
+                "more than {} records: --keep first has no such limit",
+                super::filter::MAX_KEPT
+            )));
+        }
+        let spool = |error| crate::Error::io_named("the records' spool", error);
+        self.raw.push(raw).map_err(spool)?;
+        self.texts.push(&measured.text).map_err(spool)?;
+        if let Some(ids) = self.ids.as_mut() {
+            ids.push(name.id.as_deref().unwrap_or_default().as_bytes())
+                .map_err(spool)?;
+        }
+        self.fingerprints.push((measured.words, measured.short));
+        self.lines.push(name.line);
+        Ok(())
+    }
+
+    fn name(&self, record: u32) -> RecordName {
+        RecordName {
+            line: self.lines[record as usize],
+            id: self.ids.as_ref().map(|ids| ids.text(record as usize)),
+        }
+    }
+
+    /// Decides every record in the order `keep` gives, with `filter`, and
+    /// writes them in input order.
+    pub(super) fn finish(
+        self,
+        keep: Keep,
+        filter: &mut Filter,
+        output: &mut dyn Output,
+        stats: &mut DedupStats,
+    ) -> crate::Result<()> {
+        let count = self.lines.len() as u32;
+        let mut order: Vec<u32> = (0..count).collect();
+        let length = |record: u32| self.fingerprints[record as usize].0.bytes;
+        match keep {
+            Keep::First => {}
+            Keep::Last => order.reverse(),
+            Keep::Longest => order.sort_by_key(|&record| (Reverse(length(record)), record)),
+            Keep::Shortest => order.sort_by_key(|&record| (length(record), record)),
+        }
+        let spool = |error| crate::Error::io_named("the records' spool", error);
+        let mut fates = vec![Fate::Kept; count as usize];
+        // The record each kept number stands for.
+        let mut kept_records: Vec<u32> = Vec::new();
+        for record in order {
+            let (words, short) = self.fingerprints[record as usize];
+            let text = self.texts.get(record as usize).map_err(spool)?.into_owned();
+            let measured = Measured { text, words, short };
+            match filter.decide(&measured).map_err(spool)? {
+                Decision::Kept(Some(number)) => {
+                    debug_assert_eq!(number as usize, kept_records.len());
+                    kept_records.push(record);
+                }
+                Decision::Kept(None) => stats.empty += 1,
+                Decision::Dropped { kept, jaccard } => {
+                    fates[record as usize] = Fate::Dropped {
+                        record: kept_records[kept as usize],
+                        jaccard,
+                    };
+                }
+            }
+        }
+        for (record, fate) in fates.into_iter().enumerate() {
+            match fate {
+                Fate::Kept => {
+                    stats.kept += 1;
+                    output.kept(&self.raw.get(record).map_err(spool)?)?;
+                }
+                Fate::Dropped {
+                    record: kept,
+                    jaccard,
+                } => {
+                    stats.dropped += 1;
+                    let raw = self.raw.get(record).map_err(spool)?;
+                    output.dropped(&raw, &self.name(record as u32), &self.name(kept), jaccard)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
