@@ -22,6 +22,9 @@ _simdup() {
             simdup,completions)
                 cmd="simdup__subcmd__completions"
                 ;;
+            simdup,explain)
+                cmd="simdup__subcmd__explain"
+                ;;
             simdup,fingerprint)
                 cmd="simdup__subcmd__fingerprint"
                 ;;
@@ -39,6 +42,9 @@ _simdup() {
                 ;;
             simdup__subcmd__help,completions)
                 cmd="simdup__subcmd__help__subcmd__completions"
+                ;;
+            simdup__subcmd__help,explain)
+                cmd="simdup__subcmd__help__subcmd__explain"
                 ;;
             simdup__subcmd__help,fingerprint)
                 cmd="simdup__subcmd__help__subcmd__fingerprint"
@@ -59,7 +65,7 @@ _simdup() {
 
     case "${cmd}" in
         simdup)
-            opts="-h -V --color --help --version scan fingerprint compare completions man help"
+            opts="-h -V --color --help --version scan fingerprint compare explain completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -133,6 +139,56 @@ _simdup() {
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        simdup__subcmd__explain)
+            opts="-h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --binary --format --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --shingle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --hash)
+                    COMPREPLY=($(compgen -W "xxh3 sha3" -- "${cur}"))
+                    return 0
+                    ;;
+                --weight)
+                    COMPREPLY=($(compgen -W "tf binary" -- "${cur}"))
+                    return 0
+                    ;;
+                --vocabulary)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude-tokens)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --frequency-floor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --frequency-ceiling)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -219,7 +275,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__help)
-            opts="scan fingerprint compare completions man help"
+            opts="scan fingerprint compare explain completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -247,6 +303,20 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__help__subcmd__completions)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        simdup__subcmd__help__subcmd__explain)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -26,6 +26,7 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand scan 'Find near-duplicate pairs and groups among documents'
             cand fingerprint 'Print the SimHash fingerprint of each document'
             cand compare 'Compare two documents: Hamming distance, similarity, exact Jaccard'
+            cand explain 'Explain a pair: distance, Jaccard, containment, shared passages and unique lines'
             cand completions 'Print shell completions'
             cand man 'Print the man page (roff)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -141,6 +142,27 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'simdup;explain'= {
+            cand --shingle 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]'
+            cand --hash 'The hash of each feature'
+            cand --weight 'How much each feature counts'
+            cand --vocabulary 'Token weights, one `token weight` per line (htm.core vocabulary)'
+            cand --exclude-tokens 'Tokens to leave out, one per line'
+            cand --frequency-floor 'Leave out the first N occurrences of each token in a document (htm.core)'
+            cand --frequency-ceiling 'Keep at most N occurrences of each token in a document (htm.core)'
+            cand --format 'Output format'
+            cand --color 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never'
+            cand --case-sensitive 'Keep upper and lower case apart'
+            cand --no-nfkc 'Do not apply Unicode NFKC normalisation'
+            cand --keep-punctuation 'Keep punctuation inside tokens instead of treating it as a separator'
+            cand --token-similarity 'Also add each word''s characters as features (htm.core)'
+            cand --encode-orphans 'With --vocabulary: also encode tokens missing from it (weight 1)'
+            cand --binary 'Read files that look binary (a NUL byte in the first 8 KiB)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'simdup;completions'= {
             cand --color 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never'
             cand -h 'Print help (see more with ''--help'')'
@@ -159,6 +181,7 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand scan 'Find near-duplicate pairs and groups among documents'
             cand fingerprint 'Print the SimHash fingerprint of each document'
             cand compare 'Compare two documents: Hamming distance, similarity, exact Jaccard'
+            cand explain 'Explain a pair: distance, Jaccard, containment, shared passages and unique lines'
             cand completions 'Print shell completions'
             cand man 'Print the man page (roff)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -168,6 +191,8 @@ set edit:completion:arg-completer[simdup] = {|@words|
         &'simdup;help;fingerprint'= {
         }
         &'simdup;help;compare'= {
+        }
+        &'simdup;help;explain'= {
         }
         &'simdup;help;completions'= {
         }

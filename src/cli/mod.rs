@@ -5,6 +5,7 @@
 
 pub mod args;
 mod compare;
+mod explain;
 mod fingerprint;
 mod generate;
 mod scan;
@@ -19,6 +20,7 @@ Examples:
   simdup scan docs/ --groups            groups of near-copies
   simdup fingerprint docs/ > fps.txt    save fingerprints to search later
   simdup compare a.txt b.txt            how near two documents are
+  simdup explain a.txt b.txt            which passages two documents share
 
 Run `simdup help scan` for every option of the main job.
 
@@ -88,6 +90,9 @@ pub enum Command {
     /// Compare two documents: Hamming distance, similarity, exact Jaccard.
     #[command(after_help = COMPARE_EXAMPLES)]
     Compare(compare::CompareArgs),
+    /// Explain a pair: distance, Jaccard, containment, shared passages and unique lines.
+    #[command(after_help = EXPLAIN_EXAMPLES)]
+    Explain(explain::ExplainArgs),
     /// Print shell completions.
     #[command(
         after_help = "Example:\n  simdup completions bash > ~/.local/share/bash-completion/completions/simdup"
@@ -123,6 +128,14 @@ Exit codes:
   1  near-duplicates remained and --fail-on-duplicates was given (with --baseline: new ones)
   2  an error: bad arguments, a missing path, an unreadable file, a malformed record;
      or nothing to compare with --fail-on-duplicates";
+
+const EXPLAIN_EXAMPLES: &str = "\
+Examples:
+  simdup explain a.txt b.txt                   figures, shared passages, unique lines
+  simdup explain docs/repair-cafe.txt docs/copies/repair-cafe-footer.txt
+  simdup explain a.txt b.txt --format json     the same figures and line ranges, for machines
+
+A line is shared when at least half of the shingles ending on it occur in the other document.";
 
 const FINGERPRINT_EXAMPLES: &str = "\
 Examples:
@@ -176,6 +189,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Finished> {
         Command::Scan(args) => scan::run(args, cli.color),
         Command::Fingerprint(args) => fingerprint::run(args),
         Command::Compare(args) => compare::run(args),
+        Command::Explain(args) => explain::run(args, cli.color),
         Command::Completions { shell } => generate::completions(shell),
         Command::Man => generate::man(),
     }

@@ -7,11 +7,13 @@
 //! - [`fingerprint`]: one fingerprint (or sparse encoding) per document, in
 //!   input order, handed to the caller as it is computed.
 //! - [`compare`]: two documents measured against each other.
+//! - [`explain`]: why two documents are near: shared passages by line.
 //!
 //! A new subcommand's work goes in a new module here; its arguments and
 //! output go in the binary's `cli` module.
 
 pub mod compare;
+pub mod explain;
 pub mod fingerprint;
 pub mod scan;
 

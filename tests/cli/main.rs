@@ -5,6 +5,7 @@
 mod ci;
 mod compare;
 mod completions;
+mod explain;
 mod fingerprint;
 mod help_examples;
 mod input_rules;
