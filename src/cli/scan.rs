@@ -181,7 +181,13 @@ pub fn run(args: ScanArgs, color: super::ColorArg) -> anyhow::Result<Finished> {
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let paint = color.paint(io::stdout().is_terminal());
-    report::write(&report, format, listing, paint, &mut out)?;
+    if format == Format::Sarif {
+        // Each result points at the first passage its two files share.
+        let regions = simdup::jobs::scan::regions::regions(&report, &options.features);
+        report::sarif::write_with_regions(&report, &regions, &mut out)?;
+    } else {
+        report::write(&report, format, listing, paint, &mut out)?;
+    }
     out.flush()?;
     if !args.quiet {
         let paint = color.paint(io::stderr().is_terminal());

@@ -141,3 +141,44 @@ fn one_sided_sharing_and_feature_options_apply() {
         .unwrap();
     assert_eq!(missing.status.code(), Some(2));
 }
+
+#[test]
+fn sarif_regions_are_the_first_passage_explain_finds() {
+    let dir = TestDir::new();
+    let shared = crate::util::text(7, 240);
+    dir.create(
+        "a.txt",
+        format!("A title\nan introduction only the first file has here\n\n{shared}"),
+    );
+    dir.create(
+        "b.txt",
+        format!("{shared}\na closing remark that only the second file makes\n"),
+    );
+    let explained = dir
+        .simdup()
+        .args(["explain", "a.txt", "b.txt", "--format", "json"])
+        .output()
+        .unwrap();
+    let explained: serde_json::Value = serde_json::from_slice(&explained.stdout).unwrap();
+    let passage = &explained["passages"][0];
+    assert_eq!(passage["a"]["start"], 4);
+    assert_eq!(passage["b"]["start"], 1);
+    let output = dir
+        .simdup()
+        .args(["scan", ".", "--format", "sarif"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let log: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let result = &log["runs"][0]["results"][0];
+    let region = |side: usize| {
+        let location = &result["locations"][side]["physicalLocation"];
+        (
+            location["artifactLocation"]["uri"].clone(),
+            location["region"].clone(),
+        )
+    };
+    let expected = |range: &serde_json::Value| serde_json::json!({"startLine": range["start"], "endLine": range["end"]});
+    assert_eq!(region(0), ("a.txt".into(), expected(&passage["a"])));
+    assert_eq!(region(1), ("b.txt".into(), expected(&passage["b"])));
+}

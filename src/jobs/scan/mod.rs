@@ -16,6 +16,7 @@ mod collect;
 mod documents;
 mod listing;
 mod radius;
+pub mod regions;
 mod short;
 mod sources;
 
