@@ -83,6 +83,7 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
             [CompletionResult]::new('--groups', '--groups', [CompletionResultType]::ParameterName, 'Report groups (connected components) instead of pairs')
             [CompletionResult]::new('--fail-on-duplicates', '--fail-on-duplicates', [CompletionResultType]::ParameterName, 'Exit with code 1 when near-duplicates are found (for CI); with --baseline, new ones only')
             [CompletionResult]::new('--update-baseline', '--update-baseline', [CompletionResultType]::ParameterName, 'With --baseline: rewrite it in place, without its stale entries and with today''s paths and keys (new pairs are not added)')
+            [CompletionResult]::new('--no-config', '--no-config', [CompletionResultType]::ParameterName, 'Ignore simdup.toml and .simdup.toml (looked for up to the repository root)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No summary and no progress bar on stderr (errors are still printed)')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No summary and no progress bar on stderr (errors are still printed)')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also name every skipped and empty input on stderr')

@@ -79,6 +79,7 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand --groups 'Report groups (connected components) instead of pairs'
             cand --fail-on-duplicates 'Exit with code 1 when near-duplicates are found (for CI); with --baseline, new ones only'
             cand --update-baseline 'With --baseline: rewrite it in place, without its stale entries and with today''s paths and keys (new pairs are not added)'
+            cand --no-config 'Ignore simdup.toml and .simdup.toml (looked for up to the repository root)'
             cand -q 'No summary and no progress bar on stderr (errors are still printed)'
             cand --quiet 'No summary and no progress bar on stderr (errors are still printed)'
             cand -v 'Also name every skipped and empty input on stderr'

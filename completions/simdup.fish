@@ -91,6 +91,7 @@ complete -c simdup -n "__fish_simdup_using_subcommand scan" -l verify -d 'With -
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l groups -d 'Report groups (connected components) instead of pairs'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l fail-on-duplicates -d 'Exit with code 1 when near-duplicates are found (for CI); with --baseline, new ones only'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l update-baseline -d 'With --baseline: rewrite it in place, without its stale entries and with today\'s paths and keys (new pairs are not added)'
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l no-config -d 'Ignore simdup.toml and .simdup.toml (looked for up to the repository root)'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -s q -l quiet -d 'No summary and no progress bar on stderr (errors are still printed)'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -s v -l verbose -d 'Also name every skipped and empty input on stderr'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -5,6 +5,7 @@
 
 pub mod args;
 mod compare;
+mod config;
 mod explain;
 mod fingerprint;
 mod generate;
@@ -184,9 +185,12 @@ impl Finished {
 }
 
 /// Runs the parsed command line.
-pub fn run(cli: Cli) -> anyhow::Result<Finished> {
+pub fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<Finished> {
     match cli.command {
-        Command::Scan(args) => scan::run(args, cli.color),
+        Command::Scan(mut args) => {
+            config::load(&mut args, matches.subcommand_matches("scan"))?;
+            scan::run(args, cli.color)
+        }
         Command::Fingerprint(args) => fingerprint::run(args),
         Command::Compare(args) => compare::run(args),
         Command::Explain(args) => explain::run(args, cli.color),

@@ -123,8 +123,12 @@ pub struct ScanArgs {
 
     /// With --baseline: rewrite it in place, without its stale entries and with today's paths
     /// and keys (new pairs are not added).
-    #[arg(long, requires = "baseline", help_heading = "CI")]
+    #[arg(long, help_heading = "CI")]
     pub update_baseline: bool,
+
+    /// Ignore simdup.toml and .simdup.toml (looked for up to the repository root).
+    #[arg(long, help_heading = "CI")]
+    pub no_config: bool,
 
     /// No summary and no progress bar on stderr (errors are still printed).
     #[arg(short, long, help_heading = "Output")]
@@ -149,6 +153,11 @@ fn parse_fraction(text: &str) -> Result<f64, String> {
 /// Runs `simdup scan`.
 pub fn run(args: ScanArgs, color: super::ColorArg) -> anyhow::Result<Finished> {
     super::set_threads(args.threads)?;
+    if args.update_baseline && args.baseline.is_none() {
+        anyhow::bail!(
+            "--update-baseline needs a baseline (--baseline FILE, or baseline in simdup.toml)"
+        );
+    }
     let options = options(&args)?;
     let inputs = inputs(&args)?;
     let mut diag = Diagnostics::new(args.verbose);

@@ -5,6 +5,7 @@
 mod ci;
 mod compare;
 mod completions;
+mod config;
 mod explain;
 mod fingerprint;
 mod help_examples;
