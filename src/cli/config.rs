@@ -17,6 +17,7 @@ use clap::parser::ValueSource;
 use serde::Deserialize;
 
 use super::scan::{FormatArg, ScanArgs};
+use simdup::jobs::scan::allowlist::{Allowlist, Rule};
 
 /// The file names looked for, in this order.
 pub const NAMES: [&str; 2] = ["simdup.toml", ".simdup.toml"];
@@ -153,6 +154,34 @@ impl Config {
         }
     }
 
+    /// The allowlist of its `[[accept]]` tables (`None` without any), its
+    /// paths relative to the file's directory.
+    pub fn allowlist(&self) -> anyhow::Result<Option<Allowlist>> {
+        let rules: Vec<Rule> = self
+            .values
+            .accept
+            .iter()
+            .filter_map(|entry| match (&entry.paths, &entry.pair) {
+                (Some(paths), _) => Some(Rule::Group(paths.clone())),
+                (None, Some(pair)) if pair.len() == 2 => {
+                    Some(Rule::Pair(pair[0].clone(), pair[1].clone()))
+                }
+                _ => None,
+            })
+            .collect();
+        if rules.is_empty() {
+            return Ok(None);
+        }
+        let root = match self.file.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let cwd = std::env::current_dir()?;
+        Allowlist::new(&rules, &root, &cwd)
+            .map(Some)
+            .map_err(|error| self.bad("accept", error))
+    }
+
     /// Fills the scan options the command line left alone.
     pub fn apply(&self, args: &mut ScanArgs, matches: Option<&ArgMatches>) {
         let given = |id: &str| {
@@ -215,16 +244,19 @@ impl Config {
 }
 
 /// Reads the config file (unless `--no-config`) and fills the scan
-/// options the command line left alone; the config, if any.
-pub fn load(args: &mut ScanArgs, matches: Option<&ArgMatches>) -> anyhow::Result<Option<Config>> {
+/// options the command line left alone; its allowlist, if any.
+pub fn load(
+    args: &mut ScanArgs,
+    matches: Option<&ArgMatches>,
+) -> anyhow::Result<Option<Allowlist>> {
     if args.no_config {
         return Ok(None);
     }
-    let config = Config::discover()?;
-    if let Some(config) = &config {
-        config.apply(args, matches);
-    }
-    Ok(config)
+    let Some(config) = Config::discover()? else {
+        return Ok(None);
+    };
+    config.apply(args, matches);
+    config.allowlist()
 }
 
 /// The config file for a run in `cwd`: in it or a directory above, up to

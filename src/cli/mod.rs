@@ -188,8 +188,8 @@ impl Finished {
 pub fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<Finished> {
     match cli.command {
         Command::Scan(mut args) => {
-            config::load(&mut args, matches.subcommand_matches("scan"))?;
-            scan::run(args, cli.color)
+            let allowlist = config::load(&mut args, matches.subcommand_matches("scan"))?;
+            scan::run(args, cli.color, allowlist.as_ref())
         }
         Command::Fingerprint(args) => fingerprint::run(args),
         Command::Compare(args) => compare::run(args),

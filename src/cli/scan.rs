@@ -9,6 +9,7 @@ use super::args::{FeatureArgs, SearchArgs, WalkArgs};
 use super::{Finished, RecordsArg};
 use simdup::diag::Diagnostics;
 use simdup::input::{PathSeparator, RecordFormat, RecordOptions};
+use simdup::jobs::scan::allowlist::Allowlist;
 use simdup::jobs::scan::{Inputs, Mode, ScanOptions, baseline};
 use simdup::report::baseline::Baseline;
 use simdup::report::{self, Format, Listing, Report};
@@ -151,7 +152,11 @@ fn parse_fraction(text: &str) -> Result<f64, String> {
 }
 
 /// Runs `simdup scan`.
-pub fn run(args: ScanArgs, color: super::ColorArg) -> anyhow::Result<Finished> {
+pub fn run(
+    args: ScanArgs,
+    color: super::ColorArg,
+    allowlist: Option<&Allowlist>,
+) -> anyhow::Result<Finished> {
     super::set_threads(args.threads)?;
     if args.update_baseline && args.baseline.is_none() {
         anyhow::bail!(
@@ -165,6 +170,9 @@ pub fn run(args: ScanArgs, color: super::ColorArg) -> anyhow::Result<Finished> {
         diag.warn("reading records from the terminal; end them with Ctrl-D");
     }
     let mut report = simdup::jobs::scan::scan(&inputs, &options, &mut diag)?;
+    if let Some(allowlist) = allowlist {
+        allowlist.apply(&mut report);
+    }
     if report.stats.pairs < report.stats.pairs_found && !args.groups {
         diag.warn(format_args!(
             "listing {} of {} pairs (--max-pairs); --groups shows every group whole",

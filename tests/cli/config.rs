@@ -112,3 +112,80 @@ fn update_baseline_takes_the_baseline_from_the_file() {
     assert_eq!(status, Some(2));
     assert!(err.contains("--update-baseline needs a baseline"), "{err}");
 }
+
+/// Two near-duplicate pairs: licenses/ and a.md ~ b.md.
+fn allowlisted(accept: &str) -> TestDir {
+    let dir = repository(&format!(
+        "paths = [\"docs\"]\nfail-on-duplicates = true\n{accept}"
+    ));
+    let license = text(22, 400);
+    dir.create("docs/licenses/mit.md", &license);
+    dir.create("docs/licenses/mit-copy.md", edit(&license, &[3, 30]));
+    dir
+}
+
+#[test]
+fn the_allowlist_accepts_pairs_by_glob_and_by_pair() {
+    let dir = allowlisted("[[accept]]\npaths = [\"docs/licenses/*\"]\n");
+    let (status, out, err) = code(&dir, "", &["scan", "--format", "json"]);
+    assert_eq!(status, Some(1), "a.md ~ b.md is not accepted: {err}");
+    let value: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(value["stats"]["accepted"], 1);
+    assert_eq!(value["stats"]["pairs_found"], 1);
+    assert_eq!(value["pairs"].as_array().unwrap().len(), 1);
+    assert_eq!(value["pairs"][0]["a"], "docs/a.md");
+    assert!(err.contains("allowlist: 1 pair accepted"), "{err}");
+
+    let dir = allowlisted(
+        "[[accept]]\npaths = [\"docs/licenses/*\"]\n[[accept]]\npair = [\"docs/b.md\", \"docs/a.md\"]\n",
+    );
+    let (status, out, err) = code(&dir, "", &["scan"]);
+    assert_eq!(status, Some(0), "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("allowlist: 2 pairs accepted"), "{err}");
+    // From a subdirectory the globs still start at the file's directory.
+    let (status, _, err) = code(&dir, "docs", &["scan", "."]);
+    assert_eq!(status, Some(0), "{err}");
+    // --no-config: both pairs again.
+    let (status, _, _) = code(
+        &dir,
+        "",
+        &["scan", "docs", "-q", "--no-config", "--fail-on-duplicates"],
+    );
+    assert_eq!(status, Some(1));
+}
+
+#[test]
+fn allowlisted_pairs_need_no_baseline_entry() {
+    let dir =
+        allowlisted("baseline = \"empty.baseline\"\n[[accept]]\npaths = [\"docs/licenses/**\"]\n");
+    // A baseline that accepts only a.md ~ b.md.
+    dir.simdup()
+        .args([
+            "scan",
+            "docs",
+            "-g",
+            "!licenses/**",
+            "-q",
+            "--no-config",
+            "--write-baseline",
+            "empty.baseline",
+        ])
+        .assert()
+        .success();
+    let (status, _, err) = code(&dir, "", &["scan"]);
+    assert_eq!(status, Some(0), "{err}");
+    assert!(err.contains("1 accepted, 0 new"), "{err}");
+    assert!(err.contains("allowlist: 1 pair accepted"), "{err}");
+}
+
+#[test]
+fn a_bad_accept_table_is_an_error() {
+    let dir = repository("[[accept]]\npair = [\"only-one.md\"]\n");
+    let (status, _, err) = code(&dir, "", &["scan", "docs"]);
+    assert_eq!(status, Some(2));
+    assert!(
+        err.contains("simdup.toml: accept[1]: pair takes exactly two paths"),
+        "{err}"
+    );
+}
