@@ -2,6 +2,7 @@
 //! temporary directories (one test binary links once, which matters on
 //! two cores).
 
+mod action;
 mod ci;
 mod compare;
 mod completions;
