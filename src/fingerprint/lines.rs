@@ -7,8 +7,10 @@
 //! feature is put on the line being fed when it came out. The pipeline
 //! holds back the last character of a chunk (NFKC may compose it with the
 //! next one), so the token that ends a line only ends when the next chunk
-//! arrives: the first byte of each line is therefore fed on its own, and
-//! what comes out of it still belongs to the line before.
+//! arrives: the first character of each line is therefore fed on its own,
+//! and what comes out of it still belongs to the line before. (A line that
+//! starts with a combining mark, which NFKC keeps with what precedes it,
+//! may take the last feature of the line before.)
 
 use super::Fingerprinter;
 use super::hash::feature_hash;
@@ -53,17 +55,29 @@ impl Fingerprinter {
         };
         let mut pipeline = Pipeline::new(self);
         for (index, line) in lines.iter().enumerate() {
-            let Some((first, rest)) = line.split_first() else {
+            let Some(&lead) = line.first() else {
                 continue;
             };
+            let (first, rest) = line.split_at(char_len(lead).min(line.len()));
             sink.current = index.saturating_sub(1);
-            pipeline.feed(std::slice::from_ref(first), &mut sink);
+            pipeline.feed(first, &mut sink);
             sink.current = index;
             pipeline.feed(rest, &mut sink);
         }
         sink.current = lines.len().saturating_sub(1);
         pipeline.finish(&mut sink);
         sink.lines
+    }
+}
+
+/// The length of the UTF-8 sequence a lead byte starts (1 for anything
+/// else: the decoder replaces invalid bytes one by one).
+fn char_len(lead: u8) -> usize {
+    match lead {
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF7 => 4,
+        _ => 1,
     }
 }
 
@@ -104,6 +118,22 @@ mod tests {
             by_line[1][1],
             feature_hash(FeatureHash::Xxh3, b"four five six")
         );
+    }
+
+    #[test]
+    fn a_line_starting_with_a_multibyte_character() {
+        let fingerprinter = words3();
+        let by_line = fingerprinter.features_by_line(
+            "one two three
+évé four
+"
+            .as_bytes(),
+        );
+        assert_eq!(
+            by_line[0],
+            vec![feature_hash(FeatureHash::Xxh3, b"one two three")]
+        );
+        assert_eq!(by_line[1].len(), 2);
     }
 
     #[test]
