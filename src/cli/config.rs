@@ -234,8 +234,10 @@ impl Config {
         {
             args.walk.no_ignore = no_ignore;
         }
+        // Saved fingerprints keep their own feature options.
         if let Some(shingle) = &values.shingle
             && !given("shingle")
+            && (args.fingerprints.is_empty() || args.verify)
             && let Ok(shingle) = shingle.parse()
         {
             args.features.shingle = Some(shingle);

@@ -189,3 +189,21 @@ fn a_bad_accept_table_is_an_error() {
         "{err}"
     );
 }
+
+#[test]
+fn the_file_leaves_saved_fingerprints_and_raw_runs_alone() {
+    let dir = repository("threshold = 0.9\nshingle = \"words:2\"\n");
+    let saved = dir
+        .simdup()
+        .args(["fingerprint", "docs", "--no-ignore"])
+        .output()
+        .unwrap();
+    assert_eq!(saved.status.code(), Some(0));
+    assert!(!saved.stdout.is_empty());
+    dir.create("fps.txt", &saved.stdout);
+    // Neither --threshold nor --shingle would apply: not taken from the file.
+    let (status, _, err) = code(&dir, "", &["scan", "--fingerprints", "fps.txt", "-q"]);
+    assert_eq!(status, Some(0), "{err}");
+    let (status, _, err) = code(&dir, "", &["scan", "docs", "--raw", "-q"]);
+    assert_eq!(status, Some(0), "{err}");
+}
