@@ -30,6 +30,7 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
             [CompletionResult]::new('fingerprint', 'fingerprint', [CompletionResultType]::ParameterValue, 'Print the SimHash fingerprint of each document')
             [CompletionResult]::new('compare', 'compare', [CompletionResultType]::ParameterValue, 'Compare two documents: Hamming distance, similarity, exact Jaccard')
             [CompletionResult]::new('dedup', 'dedup', [CompletionResultType]::ParameterValue, 'Write the records that are not near-duplicates of an earlier one, in input order')
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain a pair: distance, Jaccard, containment, shared passages and unique lines')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -83,6 +84,7 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
             [CompletionResult]::new('--groups', '--groups', [CompletionResultType]::ParameterName, 'Report groups (connected components) instead of pairs')
             [CompletionResult]::new('--fail-on-duplicates', '--fail-on-duplicates', [CompletionResultType]::ParameterName, 'Exit with code 1 when near-duplicates are found (for CI); with --baseline, new ones only')
             [CompletionResult]::new('--update-baseline', '--update-baseline', [CompletionResultType]::ParameterName, 'With --baseline: rewrite it in place, without its stale entries and with today''s paths and keys (new pairs are not added)')
+            [CompletionResult]::new('--no-config', '--no-config', [CompletionResultType]::ParameterName, 'Ignore simdup.toml and .simdup.toml (looked for up to the repository root)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No summary and no progress bar on stderr (errors are still printed)')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No summary and no progress bar on stderr (errors are still printed)')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also name every skipped and empty input on stderr')
@@ -196,6 +198,28 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'simdup;explain' {
+            [CompletionResult]::new('--shingle', '--shingle', [CompletionResultType]::ParameterName, 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]')
+            [CompletionResult]::new('--hash', '--hash', [CompletionResultType]::ParameterName, 'The hash of each feature')
+            [CompletionResult]::new('--weight', '--weight', [CompletionResultType]::ParameterName, 'How much each feature counts')
+            [CompletionResult]::new('--vocabulary', '--vocabulary', [CompletionResultType]::ParameterName, 'Token weights, one `token weight` per line (htm.core vocabulary)')
+            [CompletionResult]::new('--exclude-tokens', '--exclude-tokens', [CompletionResultType]::ParameterName, 'Tokens to leave out, one per line')
+            [CompletionResult]::new('--frequency-floor', '--frequency-floor', [CompletionResultType]::ParameterName, 'Leave out the first N occurrences of each token in a document (htm.core)')
+            [CompletionResult]::new('--frequency-ceiling', '--frequency-ceiling', [CompletionResultType]::ParameterName, 'Keep at most N occurrences of each token in a document (htm.core)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never')
+            [CompletionResult]::new('--case-sensitive', '--case-sensitive', [CompletionResultType]::ParameterName, 'Keep upper and lower case apart')
+            [CompletionResult]::new('--no-nfkc', '--no-nfkc', [CompletionResultType]::ParameterName, 'Do not apply Unicode NFKC normalisation')
+            [CompletionResult]::new('--keep-punctuation', '--keep-punctuation', [CompletionResultType]::ParameterName, 'Keep punctuation inside tokens instead of treating it as a separator')
+            [CompletionResult]::new('--token-similarity', '--token-similarity', [CompletionResultType]::ParameterName, 'Also add each word''s characters as features (htm.core)')
+            [CompletionResult]::new('--encode-orphans', '--encode-orphans', [CompletionResultType]::ParameterName, 'With --vocabulary: also encode tokens missing from it (weight 1)')
+            [CompletionResult]::new('--binary', '--binary', [CompletionResultType]::ParameterName, 'Read files that look binary (a NUL byte in the first 8 KiB)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'simdup;completions' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -217,6 +241,7 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
             [CompletionResult]::new('fingerprint', 'fingerprint', [CompletionResultType]::ParameterValue, 'Print the SimHash fingerprint of each document')
             [CompletionResult]::new('compare', 'compare', [CompletionResultType]::ParameterValue, 'Compare two documents: Hamming distance, similarity, exact Jaccard')
             [CompletionResult]::new('dedup', 'dedup', [CompletionResultType]::ParameterValue, 'Write the records that are not near-duplicates of an earlier one, in input order')
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain a pair: distance, Jaccard, containment, shared passages and unique lines')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -232,6 +257,9 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
             break
         }
         'simdup;help;dedup' {
+            break
+        }
+        'simdup;help;explain' {
             break
         }
         'simdup;help;completions' {

@@ -25,6 +25,9 @@ _simdup() {
             simdup,dedup)
                 cmd="simdup__subcmd__dedup"
                 ;;
+            simdup,explain)
+                cmd="simdup__subcmd__explain"
+                ;;
             simdup,fingerprint)
                 cmd="simdup__subcmd__fingerprint"
                 ;;
@@ -46,6 +49,9 @@ _simdup() {
             simdup__subcmd__help,dedup)
                 cmd="simdup__subcmd__help__subcmd__dedup"
                 ;;
+            simdup__subcmd__help,explain)
+                cmd="simdup__subcmd__help__subcmd__explain"
+                ;;
             simdup__subcmd__help,fingerprint)
                 cmd="simdup__subcmd__help__subcmd__fingerprint"
                 ;;
@@ -65,7 +71,7 @@ _simdup() {
 
     case "${cmd}" in
         simdup)
-            opts="-h -V --color --help --version scan fingerprint compare dedup completions man help"
+            opts="-h -V --color --help --version scan fingerprint compare dedup explain completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -260,6 +266,56 @@ _simdup() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        simdup__subcmd__explain)
+            opts="-h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --binary --format --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --shingle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --hash)
+                    COMPREPLY=($(compgen -W "xxh3 sha3" -- "${cur}"))
+                    return 0
+                    ;;
+                --weight)
+                    COMPREPLY=($(compgen -W "tf binary" -- "${cur}"))
+                    return 0
+                    ;;
+                --vocabulary)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude-tokens)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --frequency-floor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --frequency-ceiling)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         simdup__subcmd__fingerprint)
             opts="-L -g -v -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --hidden --follow --glob --max-filesize --binary --no-ignore --format --sdr --verbose --threads --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -335,7 +391,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__help)
-            opts="scan fingerprint compare dedup completions man help"
+            opts="scan fingerprint compare dedup explain completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -377,6 +433,20 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__help__subcmd__dedup)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        simdup__subcmd__help__subcmd__explain)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -465,7 +535,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__scan)
-            opts="-L -g -0 -t -k -q -v -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --hidden --follow --glob --max-filesize --binary --no-ignore --files-from --null --records --text-field --id-field --fingerprints --threshold --raw --verify --max-distance --method --window --max-pairs --max-candidates --min-features --format --groups --fail-on-duplicates --baseline --write-baseline --update-baseline --quiet --verbose --threads --color --help --version"
+            opts="-L -g -0 -t -k -q -v -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --hidden --follow --glob --max-filesize --binary --no-ignore --files-from --null --records --text-field --id-field --fingerprints --threshold --raw --verify --max-distance --method --window --max-pairs --max-candidates --min-features --format --groups --fail-on-duplicates --baseline --write-baseline --update-baseline --no-config --quiet --verbose --threads --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -27,6 +27,7 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand fingerprint 'Print the SimHash fingerprint of each document'
             cand compare 'Compare two documents: Hamming distance, similarity, exact Jaccard'
             cand dedup 'Write the records that are not near-duplicates of an earlier one, in input order'
+            cand explain 'Explain a pair: distance, Jaccard, containment, shared passages and unique lines'
             cand completions 'Print shell completions'
             cand man 'Print the man page (roff)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -79,6 +80,7 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand --groups 'Report groups (connected components) instead of pairs'
             cand --fail-on-duplicates 'Exit with code 1 when near-duplicates are found (for CI); with --baseline, new ones only'
             cand --update-baseline 'With --baseline: rewrite it in place, without its stale entries and with today''s paths and keys (new pairs are not added)'
+            cand --no-config 'Ignore simdup.toml and .simdup.toml (looked for up to the repository root)'
             cand -q 'No summary and no progress bar on stderr (errors are still printed)'
             cand --quiet 'No summary and no progress bar on stderr (errors are still printed)'
             cand -v 'Also name every skipped and empty input on stderr'
@@ -188,6 +190,27 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'simdup;explain'= {
+            cand --shingle 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]'
+            cand --hash 'The hash of each feature'
+            cand --weight 'How much each feature counts'
+            cand --vocabulary 'Token weights, one `token weight` per line (htm.core vocabulary)'
+            cand --exclude-tokens 'Tokens to leave out, one per line'
+            cand --frequency-floor 'Leave out the first N occurrences of each token in a document (htm.core)'
+            cand --frequency-ceiling 'Keep at most N occurrences of each token in a document (htm.core)'
+            cand --format 'Output format'
+            cand --color 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never'
+            cand --case-sensitive 'Keep upper and lower case apart'
+            cand --no-nfkc 'Do not apply Unicode NFKC normalisation'
+            cand --keep-punctuation 'Keep punctuation inside tokens instead of treating it as a separator'
+            cand --token-similarity 'Also add each word''s characters as features (htm.core)'
+            cand --encode-orphans 'With --vocabulary: also encode tokens missing from it (weight 1)'
+            cand --binary 'Read files that look binary (a NUL byte in the first 8 KiB)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'simdup;completions'= {
             cand --color 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never'
             cand -h 'Print help (see more with ''--help'')'
@@ -207,6 +230,7 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand fingerprint 'Print the SimHash fingerprint of each document'
             cand compare 'Compare two documents: Hamming distance, similarity, exact Jaccard'
             cand dedup 'Write the records that are not near-duplicates of an earlier one, in input order'
+            cand explain 'Explain a pair: distance, Jaccard, containment, shared passages and unique lines'
             cand completions 'Print shell completions'
             cand man 'Print the man page (roff)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -218,6 +242,8 @@ set edit:completion:arg-completer[simdup] = {|@words|
         &'simdup;help;compare'= {
         }
         &'simdup;help;dedup'= {
+        }
+        &'simdup;help;explain'= {
         }
         &'simdup;help;completions'= {
         }

@@ -33,6 +33,7 @@ complete -c simdup -n "__fish_simdup_needs_command" -f -a "scan" -d 'Find near-d
 complete -c simdup -n "__fish_simdup_needs_command" -f -a "fingerprint" -d 'Print the SimHash fingerprint of each document'
 complete -c simdup -n "__fish_simdup_needs_command" -f -a "compare" -d 'Compare two documents: Hamming distance, similarity, exact Jaccard'
 complete -c simdup -n "__fish_simdup_needs_command" -f -a "dedup" -d 'Write the records that are not near-duplicates of an earlier one, in input order'
+complete -c simdup -n "__fish_simdup_needs_command" -f -a "explain" -d 'Explain a pair: distance, Jaccard, containment, shared passages and unique lines'
 complete -c simdup -n "__fish_simdup_needs_command" -f -a "completions" -d 'Print shell completions'
 complete -c simdup -n "__fish_simdup_needs_command" -f -a "man" -d 'Print the man page (roff)'
 complete -c simdup -n "__fish_simdup_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -91,6 +92,7 @@ complete -c simdup -n "__fish_simdup_using_subcommand scan" -l verify -d 'With -
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l groups -d 'Report groups (connected components) instead of pairs'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l fail-on-duplicates -d 'Exit with code 1 when near-duplicates are found (for CI); with --baseline, new ones only'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l update-baseline -d 'With --baseline: rewrite it in place, without its stale entries and with today\'s paths and keys (new pairs are not added)'
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l no-config -d 'Ignore simdup.toml and .simdup.toml (looked for up to the repository root)'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -s q -l quiet -d 'No summary and no progress bar on stderr (errors are still printed)'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -s v -l verbose -d 'Also name every skipped and empty input on stderr'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -191,6 +193,28 @@ complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l strict -d 'Stop 
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s q -l quiet -d 'No summary on stderr (errors are still printed)'
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s V -l version -d 'Print version'
+complete -c simdup -n "__fish_simdup_using_subcommand explain" -l shingle -d 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]' -r
+complete -c simdup -n "__fish_simdup_using_subcommand explain" -l hash -d 'The hash of each feature' -r -f -a "xxh3\t'xxh3-64, seed 0'
+sha3\t'SHAKE256, first 8 bytes little-endian'"
+complete -c simdup -n "__fish_simdup_using_subcommand explain" -l weight -d 'How much each feature counts' -r -f -a "tf\t'Term frequency in the document'
+binary\t'Every distinct feature counts once'"
+complete -c simdup -n "__fish_simdup_using_subcommand explain" -l vocabulary -d 'Token weights, one `token weight` per line (htm.core vocabulary)' -r -F
+complete -c simdup -n "__fish_simdup_using_subcommand explain" -l exclude-tokens -d 'Tokens to leave out, one per line' -r -F
+complete -c simdup -n "__fish_simdup_using_subcommand explain" -l frequency-floor -d 'Leave out the first N occurrences of each token in a document (htm.core)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand explain" -l frequency-ceiling -d 'Keep at most N occurrences of each token in a document (htm.core)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand explain" -l format -d 'Output format' -r -f -a "text\t'For a person: figures, passages, and the lines unique to each side'
+json\t'One JSON object with the same figures and line ranges'"
+complete -c simdup -n "__fish_simdup_using_subcommand explain" -l color -d 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set or TERM is dumb'
+always\t'Always'
+never\t'Never'"
+complete -c simdup -n "__fish_simdup_using_subcommand explain" -l case-sensitive -d 'Keep upper and lower case apart'
+complete -c simdup -n "__fish_simdup_using_subcommand explain" -l no-nfkc -d 'Do not apply Unicode NFKC normalisation'
+complete -c simdup -n "__fish_simdup_using_subcommand explain" -l keep-punctuation -d 'Keep punctuation inside tokens instead of treating it as a separator'
+complete -c simdup -n "__fish_simdup_using_subcommand explain" -l token-similarity -d 'Also add each word\'s characters as features (htm.core)'
+complete -c simdup -n "__fish_simdup_using_subcommand explain" -l encode-orphans -d 'With --vocabulary: also encode tokens missing from it (weight 1)'
+complete -c simdup -n "__fish_simdup_using_subcommand explain" -l binary -d 'Read files that look binary (a NUL byte in the first 8 KiB)'
+complete -c simdup -n "__fish_simdup_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c simdup -n "__fish_simdup_using_subcommand explain" -s V -l version -d 'Print version'
 complete -c simdup -n "__fish_simdup_using_subcommand completions" -l color -d 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set or TERM is dumb'
 always\t'Always'
 never\t'Never'"
@@ -201,10 +225,11 @@ always\t'Always'
 never\t'Never'"
 complete -c simdup -n "__fish_simdup_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c simdup -n "__fish_simdup_using_subcommand man" -s V -l version -d 'Print version'
-complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup completions man help" -f -a "scan" -d 'Find near-duplicate pairs and groups among documents'
-complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup completions man help" -f -a "fingerprint" -d 'Print the SimHash fingerprint of each document'
-complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup completions man help" -f -a "compare" -d 'Compare two documents: Hamming distance, similarity, exact Jaccard'
-complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup completions man help" -f -a "dedup" -d 'Write the records that are not near-duplicates of an earlier one, in input order'
-complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup completions man help" -f -a "completions" -d 'Print shell completions'
-complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup completions man help" -f -a "man" -d 'Print the man page (roff)'
-complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain completions man help" -f -a "scan" -d 'Find near-duplicate pairs and groups among documents'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain completions man help" -f -a "fingerprint" -d 'Print the SimHash fingerprint of each document'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain completions man help" -f -a "compare" -d 'Compare two documents: Hamming distance, similarity, exact Jaccard'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain completions man help" -f -a "dedup" -d 'Write the records that are not near-duplicates of an earlier one, in input order'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain completions man help" -f -a "explain" -d 'Explain a pair: distance, Jaccard, containment, shared passages and unique lines'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain completions man help" -f -a "completions" -d 'Print shell completions'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain completions man help" -f -a "man" -d 'Print the man page (roff)'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -6,11 +6,14 @@ mod cli;
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 
 fn main() -> ExitCode {
-    let cli = cli::Cli::parse();
-    let ended = cli::run(cli);
+    // The matches say which options came from the command line, so that
+    // the config file fills only the others.
+    let matches = cli::Cli::command().get_matches();
+    let cli = cli::Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
+    let ended = cli::run(cli, &matches);
     if let Err(error) = &ended
         && !is_broken_pipe(error)
     {

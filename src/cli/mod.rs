@@ -5,7 +5,9 @@
 
 pub mod args;
 mod compare;
+mod config;
 mod dedup;
+mod explain;
 mod fingerprint;
 mod generate;
 mod scan;
@@ -21,6 +23,7 @@ Examples:
   simdup fingerprint docs/ > fps.txt    save fingerprints to search later
   simdup compare a.txt b.txt            how near two documents are
   simdup dedup addresses.txt            each line unless it nearly repeats an earlier one
+  simdup explain a.txt b.txt            which passages two documents share
 
 Run `simdup help scan` for every option of the main job.
 
@@ -93,6 +96,9 @@ pub enum Command {
     /// Write the records that are not near-duplicates of an earlier one, in input order.
     #[command(after_help = DEDUP_EXAMPLES)]
     Dedup(dedup::DedupArgs),
+    /// Explain a pair: distance, Jaccard, containment, shared passages and unique lines.
+    #[command(after_help = EXPLAIN_EXAMPLES)]
+    Explain(explain::ExplainArgs),
     /// Print shell completions.
     #[command(
         after_help = "Example:\n  simdup completions bash > ~/.local/share/bash-completion/completions/simdup"
@@ -128,6 +134,14 @@ Exit codes:
   1  near-duplicates remained and --fail-on-duplicates was given (with --baseline: new ones)
   2  an error: bad arguments, a missing path, an unreadable file, a malformed record;
      or nothing to compare with --fail-on-duplicates";
+
+const EXPLAIN_EXAMPLES: &str = "\
+Examples:
+  simdup explain a.txt b.txt                   figures, shared passages, unique lines
+  simdup explain docs/repair-cafe.txt docs/copies/repair-cafe-footer.txt
+  simdup explain a.txt b.txt --format json     the same figures and line ranges, for machines
+
+A line is shared when at least half of the shingles ending on it occur in the other document.";
 
 const FINGERPRINT_EXAMPLES: &str = "\
 Examples:
@@ -216,12 +230,16 @@ impl Finished {
 }
 
 /// Runs the parsed command line.
-pub fn run(cli: Cli) -> anyhow::Result<Finished> {
+pub fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<Finished> {
     match cli.command {
-        Command::Scan(args) => scan::run(args, cli.color),
+        Command::Scan(mut args) => {
+            let allowlist = config::load(&mut args, matches.subcommand_matches("scan"))?;
+            scan::run(args, cli.color, allowlist.as_ref())
+        }
         Command::Fingerprint(args) => fingerprint::run(args),
         Command::Compare(args) => compare::run(args),
         Command::Dedup(args) => dedup::run(args),
+        Command::Explain(args) => explain::run(args, cli.color),
         Command::Completions { shell } => generate::completions(shell),
         Command::Man => generate::man(),
     }

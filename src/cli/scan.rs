@@ -9,6 +9,7 @@ use super::args::{FeatureArgs, SearchArgs, WalkArgs};
 use super::{Finished, RecordsArg};
 use simdup::diag::Diagnostics;
 use simdup::input::{PathSeparator, RecordFormat, RecordOptions};
+use simdup::jobs::scan::allowlist::Allowlist;
 use simdup::jobs::scan::{Inputs, Mode, ScanOptions, baseline};
 use simdup::report::baseline::Baseline;
 use simdup::report::{self, Format, Listing, Report};
@@ -123,8 +124,12 @@ pub struct ScanArgs {
 
     /// With --baseline: rewrite it in place, without its stale entries and with today's paths
     /// and keys (new pairs are not added).
-    #[arg(long, requires = "baseline", help_heading = "CI")]
+    #[arg(long, help_heading = "CI")]
     pub update_baseline: bool,
+
+    /// Ignore simdup.toml and .simdup.toml (looked for up to the repository root).
+    #[arg(long, help_heading = "CI")]
+    pub no_config: bool,
 
     /// No summary and no progress bar on stderr (errors are still printed).
     #[arg(short, long, help_heading = "Output")]
@@ -147,8 +152,17 @@ fn parse_fraction(text: &str) -> Result<f64, String> {
 }
 
 /// Runs `simdup scan`.
-pub fn run(args: ScanArgs, color: super::ColorArg) -> anyhow::Result<Finished> {
+pub fn run(
+    args: ScanArgs,
+    color: super::ColorArg,
+    allowlist: Option<&Allowlist>,
+) -> anyhow::Result<Finished> {
     super::set_threads(args.threads)?;
+    if args.update_baseline && args.baseline.is_none() {
+        anyhow::bail!(
+            "--update-baseline needs a baseline (--baseline FILE, or baseline in simdup.toml)"
+        );
+    }
     let options = options(&args)?;
     let inputs = inputs(&args)?;
     let mut diag = Diagnostics::new(args.verbose);
@@ -156,6 +170,9 @@ pub fn run(args: ScanArgs, color: super::ColorArg) -> anyhow::Result<Finished> {
         diag.warn("reading records from the terminal; end them with Ctrl-D");
     }
     let mut report = simdup::jobs::scan::scan(&inputs, &options, &mut diag)?;
+    if let Some(allowlist) = allowlist {
+        allowlist.apply(&mut report);
+    }
     if report.stats.pairs < report.stats.pairs_found && !args.groups {
         diag.warn(format_args!(
             "listing {} of {} pairs (--max-pairs); --groups shows every group whole",
@@ -181,7 +198,13 @@ pub fn run(args: ScanArgs, color: super::ColorArg) -> anyhow::Result<Finished> {
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let paint = color.paint(io::stdout().is_terminal());
-    report::write(&report, format, listing, paint, &mut out)?;
+    if format == Format::Sarif {
+        // Each result points at the first passage its two files share.
+        let regions = simdup::jobs::scan::regions::regions(&report, &options.features);
+        report::sarif::write_with_regions(&report, &regions, &mut out)?;
+    } else {
+        report::write(&report, format, listing, paint, &mut out)?;
+    }
     out.flush()?;
     if !args.quiet {
         let paint = color.paint(io::stderr().is_terminal());

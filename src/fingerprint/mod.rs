@@ -13,6 +13,7 @@
 
 mod decode;
 mod hash;
+mod lines;
 mod normalize;
 mod options;
 mod sdr;
@@ -26,6 +27,7 @@ use std::collections::HashMap;
 use std::io::{self, Read};
 
 pub use hash::feature_hash;
+pub use lines::split_lines;
 pub use options::{
     Case, FeatureHash, FeatureOptions, MAX_SHINGLE, Punctuation, Shingle, UnicodeForm, Weighting,
 };

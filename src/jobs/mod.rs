@@ -9,12 +9,14 @@
 //! - [`compare`]: two documents measured against each other.
 //! - [`dedup`]: the records of a stream that are not near-duplicates of
 //!   an earlier one, decided in input order as they stream.
+//! - [`explain`]: why two documents are near: shared passages by line.
 //!
 //! A new subcommand's work goes in a new module here; its arguments and
 //! output go in the binary's `cli` module.
 
 pub mod compare;
 pub mod dedup;
+pub mod explain;
 pub mod fingerprint;
 pub mod scan;
 

@@ -182,6 +182,10 @@ pub struct Stats {
     pub reread: u64,
     /// Near-duplicate pairs after every filter (before `max_pairs`).
     pub pairs_found: u64,
+    /// Pairs the allowlist (`[[accept]]` in simdup.toml) accepted: not
+    /// listed, not in `pairs_found`.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub accepted: u64,
     /// Pairs listed.
     pub pairs: u64,
     /// Groups found.
@@ -253,6 +257,10 @@ impl Report {
     pub fn name(&self, id: u32) -> String {
         self.names.text(id as usize)
     }
+}
+
+fn is_zero(value: &u64) -> bool {
+    *value == 0
 }
 
 /// `1 - distance / 64`, the similarity shown to users.

@@ -2,8 +2,10 @@
 //!
 //! One run of one tool (`simdup`) with one rule, `near-duplicate`; one
 //! result per listed pair (with `--groups` too: SARIF has no groups). A
-//! result has a location in each document, `a` first; its region is line 1
-//! of the file, since simdup does not compute which passage the two share.
+//! result has a location in each document, `a` first; its region is the
+//! first passage the two share, in each file, when the caller computed it
+//! (`crate::jobs::scan::regions`, as `simdup explain` finds passages), and
+//! line 1 otherwise.
 //! URIs are the paths relative to the working directory (`uriBaseId`
 //! `%SRCROOT%`), percent-encoded; a path outside it is an absolute `file:`
 //! URI. `partialFingerprints` carry the pair's baseline key, the content
@@ -13,9 +15,16 @@
 use std::io::{self, Write};
 use std::path::{Component, Path};
 
+use std::collections::BTreeMap;
+
 use serde_json::{Value, json};
 
 use super::{Report, ReportPair};
+use crate::verify::passages::LineRange;
+
+/// The line range of each pair's first shared passage in each document,
+/// by the pair's document numbers.
+pub type Regions = BTreeMap<(u32, u32), (LineRange, LineRange)>;
 
 /// The `$schema` of the document.
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -29,20 +38,31 @@ pub const FINGERPRINT_KEY: &str = "simdupPair/v1";
 /// Writes the report as one SARIF log; paths relative to the current
 /// directory when they lie below it.
 pub(super) fn write<W: Write>(report: &Report, out: &mut W) -> io::Result<()> {
-    let cwd = std::env::current_dir().ok();
-    write_from(report, cwd.as_deref(), out)
+    write_with_regions(report, &Regions::new(), out)
 }
 
-/// [`write`] with the directory relative paths start from.
+/// Writes the report as one SARIF log whose results point at the pairs'
+/// `regions` (line 1 for a pair without one).
+pub fn write_with_regions<W: Write>(
+    report: &Report,
+    regions: &Regions,
+    out: &mut W,
+) -> io::Result<()> {
+    let cwd = std::env::current_dir().ok();
+    write_from(report, regions, cwd.as_deref(), out)
+}
+
+/// [`write_with_regions`] with the directory relative paths start from.
 pub(super) fn write_from<W: Write>(
     report: &Report,
+    regions: &Regions,
     cwd: Option<&Path>,
     out: &mut W,
 ) -> io::Result<()> {
     let results: Vec<Value> = report
         .pairs
         .iter()
-        .map(|pair| result(report, pair, cwd))
+        .map(|pair| result(report, pair, regions.get(&(pair.a, pair.b)), cwd))
         .collect();
     let threshold = report
         .params
@@ -78,7 +98,12 @@ pub(super) fn write_from<W: Write>(
     writeln!(out)
 }
 
-fn result(report: &Report, pair: &ReportPair, cwd: Option<&Path>) -> Value {
+fn result(
+    report: &Report,
+    pair: &ReportPair,
+    region: Option<&(LineRange, LineRange)>,
+    cwd: Option<&Path>,
+) -> Value {
     let (a, b) = (report.name(pair.a), report.name(pair.b));
     let measure = match pair.jaccard {
         Some(jaccard) => format!("Jaccard {jaccard:.3}"),
@@ -93,7 +118,10 @@ fn result(report: &Report, pair: &ReportPair, cwd: Option<&Path>) -> Value {
         "ruleIndex": 0,
         "level": "warning",
         "message": {"text": format!("{a} and {b} are near-duplicates ({measure}).")},
-        "locations": [location(&a, cwd), location(&b, cwd)],
+        "locations": [
+            location(&a, region.map(|r| r.0), cwd),
+            location(&b, region.map(|r| r.1), cwd)
+        ],
         "properties": properties
     });
     if let (Some(key_a), Some(key_b)) = (report.keys.get(&pair.a), report.keys.get(&pair.b)) {
@@ -107,7 +135,7 @@ fn result(report: &Report, pair: &ReportPair, cwd: Option<&Path>) -> Value {
     result
 }
 
-fn location(name: &str, cwd: Option<&Path>) -> Value {
+fn location(name: &str, region: Option<LineRange>, cwd: Option<&Path>) -> Value {
     let mut artifact = match relative(Path::new(name), cwd) {
         Some(relative) => json!({"uri": encode(&relative), "uriBaseId": "%SRCROOT%"}),
         None => json!({"uri": format!("file://{}", encode(name))}),
@@ -118,7 +146,10 @@ fn location(name: &str, cwd: Option<&Path>) -> Value {
     json!({
         "physicalLocation": {
             "artifactLocation": artifact,
-            "region": {"startLine": 1}
+            "region": match region {
+                Some(lines) => json!({"startLine": lines.start, "endLine": lines.end}),
+                None => json!({"startLine": 1}),
+            }
         }
     })
 }
@@ -164,7 +195,7 @@ mod tests {
 
     fn log(report: &Report, cwd: Option<&Path>) -> Value {
         let mut out = Vec::new();
-        write_from(report, cwd, &mut out).unwrap();
+        write_from(report, &Regions::new(), cwd, &mut out).unwrap();
         serde_json::from_slice(&out).unwrap()
     }
 
@@ -218,6 +249,30 @@ mod tests {
     }
 
     #[test]
+    fn regions_are_the_shared_passage_in_each_file() {
+        let report = sample();
+        let (a, b) = (report.pairs[0].a, report.pairs[0].b);
+        let mut regions = Regions::new();
+        regions.insert(
+            (a, b),
+            (
+                LineRange { start: 3, end: 9 },
+                LineRange { start: 1, end: 7 },
+            ),
+        );
+        let mut out = Vec::new();
+        write_from(&report, &regions, None, &mut out).unwrap();
+        let value: Value = serde_json::from_slice(&out).unwrap();
+        let results = &value["runs"][0]["results"];
+        let region = |result: usize, side: usize| {
+            results[result]["locations"][side]["physicalLocation"]["region"].clone()
+        };
+        assert_eq!(region(0, 0), json!({"startLine": 3, "endLine": 9}));
+        assert_eq!(region(0, 1), json!({"startLine": 1, "endLine": 7}));
+        assert_eq!(region(1, 0), json!({"startLine": 1}));
+    }
+
+    #[test]
     fn paths_relative_to_the_working_directory() {
         let cwd = Path::new("/home/user/repo");
         assert_eq!(
@@ -234,7 +289,8 @@ mod tests {
         );
         assert_eq!(relative(Path::new("/elsewhere/a.md"), Some(cwd)), None);
         assert_eq!(
-            location("/elsewhere/a b.md", Some(cwd))["physicalLocation"]["artifactLocation"]["uri"],
+            location("/elsewhere/a b.md", None, Some(cwd))["physicalLocation"]["artifactLocation"]
+                ["uri"],
             "file:///elsewhere/a%20b.md"
         );
         assert_eq!(encode("é"), "%C3%A9");

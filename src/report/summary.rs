@@ -79,6 +79,13 @@ pub fn write_summary<W: Write>(report: &Report, paint: Paint, out: &mut W) -> io
         write!(out, "; {} pairs listed", stats.pairs)?;
     }
     writeln!(out)?;
+    if stats.accepted > 0 {
+        writeln!(
+            out,
+            "simdup: allowlist: {} accepted",
+            counted(stats.accepted, "pair")
+        )?;
+    }
     if let Some(baseline) = &report.baseline {
         write!(
             out,

@@ -12,6 +12,7 @@
 //! not depend on the thread count.
 
 mod components;
+pub mod passages;
 mod spill;
 
 use rayon::prelude::*;

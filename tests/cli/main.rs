@@ -2,10 +2,13 @@
 //! temporary directories (one test binary links once, which matters on
 //! two cores).
 
+mod action;
 mod ci;
 mod compare;
 mod completions;
+mod config;
 mod dedup;
+mod explain;
 mod fingerprint;
 mod help_examples;
 mod input_rules;

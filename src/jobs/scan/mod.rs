@@ -11,11 +11,13 @@
 //! about single inputs are reported and counted in [`Diagnostics`]; only
 //! errors that make the whole run meaningless are returned.
 
+pub mod allowlist;
 pub mod baseline;
 mod collect;
 mod documents;
 mod listing;
 mod radius;
+pub mod regions;
 mod short;
 mod sources;
 
@@ -168,6 +170,7 @@ pub fn scan(
         unverified: found.unverified,
         reread: found.reread,
         pairs_found: found.listing.total,
+        accepted: 0,
         pairs: pairs.len() as u64,
         groups: groups.len() as u64,
         seconds: Seconds {

@@ -1,0 +1,196 @@
+//! The `explain` job: why two documents were (or would be) paired. Their
+//! SimHash distance, the exact Jaccard and the containment each way of
+//! their feature sets, and the passages they share, as line ranges
+//! ([`crate::verify::passages`]).
+//!
+//! Both documents are read whole into memory: explaining is for one pair
+//! a person looks at, and the line ranges need the text.
+
+use std::io::Read;
+use std::path::Path;
+
+use crate::error::STDIN;
+use crate::fingerprint::{Fingerprint, Fingerprinter, jaccard};
+use crate::input::{self, FileDocument, Outcome, WalkOptions};
+use crate::verify::passages::{self, Passages};
+use crate::{Error, Result, jobs};
+
+/// One document, read and measured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explained {
+    /// Its name: the path as given, or `-` for stdin.
+    pub name: String,
+    /// Its bytes.
+    pub text: Vec<u8>,
+    /// Its fingerprint.
+    pub fingerprint: Fingerprint,
+    /// Its sorted, distinct feature hashes.
+    pub set: Vec<u64>,
+}
+
+/// Two documents, and why they are near (or not).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explanation {
+    /// The first document.
+    pub a: Explained,
+    /// The second document.
+    pub b: Explained,
+    /// Hamming distance of the fingerprints.
+    pub distance: u32,
+    /// Distinct features the two sets have in common.
+    pub common: u64,
+    /// Exact Jaccard of the feature sets.
+    pub jaccard: f64,
+    /// |A ∩ B| / |A|: how much of `a` is in `b` (1 when `a` has no feature).
+    pub a_in_b: f64,
+    /// |A ∩ B| / |B|: how much of `b` is in `a` (1 when `b` has no feature).
+    pub b_in_a: f64,
+    /// The shared and unique line ranges.
+    pub passages: Passages,
+}
+
+/// Explains `a` and `b` (`-`: stdin, for at most one of them).
+pub fn run(
+    a: &Path,
+    b: &Path,
+    fingerprinter: &Fingerprinter,
+    walk: &WalkOptions,
+) -> Result<Explanation> {
+    if jobs::is_stdin(a) && jobs::is_stdin(b) {
+        return Err(Error::Usage(
+            "only one of A and B can be stdin ('-')".to_string(),
+        ));
+    }
+    let a = read(fingerprinter, a, walk)?;
+    let b = read(fingerprinter, b, walk)?;
+    Ok(explain(fingerprinter, a, b))
+}
+
+/// The passages two files share, read again: the region code scanning
+/// shows for a pair. `None` when either cannot be read.
+pub fn passages_of_files(
+    fingerprinter: &Fingerprinter,
+    a: &Path,
+    b: &Path,
+    walk: &WalkOptions,
+) -> Option<Passages> {
+    let a = read_bytes(a, walk).ok()?.1;
+    let b = read_bytes(b, walk).ok()?.1;
+    Some(passages::find(fingerprinter, &a, &b))
+}
+
+/// Measures two documents already read.
+pub fn explain(fingerprinter: &Fingerprinter, a: Explained, b: Explained) -> Explanation {
+    let distance = (a.fingerprint.simhash ^ b.fingerprint.simhash).count_ones();
+    let common = common(&a.set, &b.set);
+    let share = |of: &[u64]| {
+        if of.is_empty() {
+            1.0
+        } else {
+            common as f64 / of.len() as f64
+        }
+    };
+    Explanation {
+        distance,
+        common,
+        jaccard: jaccard(&a.set, &b.set),
+        a_in_b: share(&a.set),
+        b_in_a: share(&b.set),
+        passages: passages::find(fingerprinter, &a.text, &b.text),
+        a,
+        b,
+    }
+}
+
+/// A document measured from its bytes.
+pub fn measure(fingerprinter: &Fingerprinter, name: String, text: Vec<u8>) -> Explained {
+    Explained {
+        fingerprint: fingerprinter.fingerprint_bytes(&text),
+        set: fingerprinter.feature_set_bytes(&text),
+        name,
+        text,
+    }
+}
+
+fn read(fingerprinter: &Fingerprinter, path: &Path, walk: &WalkOptions) -> Result<Explained> {
+    let (name, text) = read_bytes(path, walk)?;
+    Ok(measure(fingerprinter, name, text))
+}
+
+/// Reads a document whole, through the input layer's checks.
+fn read_bytes(path: &Path, walk: &WalkOptions) -> Result<(String, Vec<u8>)> {
+    let (name, mut reader): (String, Box<dyn Read + Send>) = if jobs::is_stdin(path) {
+        (STDIN.to_string(), Box::new(std::io::stdin()))
+    } else {
+        let document = FileDocument {
+            path: path.to_path_buf(),
+            display: path.display().to_string(),
+            explicit: true,
+        };
+        match input::open_document(&document, walk) {
+            Outcome::Done(reader) => (document.display, reader),
+            Outcome::Skipped { name, reason } => {
+                return Err(Error::data(name, format!("not explained: {reason}")));
+            }
+            Outcome::Failed(error) => return Err(error),
+        }
+    };
+    let mut text = Vec::new();
+    reader
+        .read_to_end(&mut text)
+        .map_err(|error| Error::io_named(&name, error))?;
+    let name = if jobs::is_stdin(path) {
+        "-".to_string()
+    } else {
+        name
+    };
+    Ok((name, text))
+}
+
+/// Elements two sorted, distinct sets have in common.
+fn common(a: &[u64], b: &[u64]) -> u64 {
+    let (mut i, mut j, mut count) = (0, 0, 0u64);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                count += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fingerprint::FeatureOptions;
+
+    #[test]
+    fn containment_each_way_and_jaccard() {
+        let fingerprinter = Fingerprinter::new(FeatureOptions::default());
+        let small = "one two three four five\n".to_string();
+        let large = format!("{small}six seven eight nine ten\n");
+        let a = measure(&fingerprinter, "a".into(), small.into_bytes());
+        let b = measure(&fingerprinter, "b".into(), large.into_bytes());
+        let explained = explain(&fingerprinter, a, b);
+        // a: 3 shingles, all in b; b: 8 shingles.
+        assert_eq!(explained.common, 3);
+        assert_eq!(explained.a_in_b, 1.0);
+        assert_eq!(explained.b_in_a, 3.0 / 8.0);
+        assert_eq!(explained.jaccard, 3.0 / 8.0);
+        assert_eq!(explained.passages.unique_b.len(), 1);
+    }
+
+    #[test]
+    fn empty_documents_contain_each_other() {
+        let fingerprinter = Fingerprinter::new(FeatureOptions::default());
+        let a = measure(&fingerprinter, "a".into(), Vec::new());
+        let b = measure(&fingerprinter, "b".into(), Vec::new());
+        let explained = explain(&fingerprinter, a, b);
+        assert_eq!((explained.a_in_b, explained.b_in_a), (1.0, 1.0));
+    }
+}
