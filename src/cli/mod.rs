@@ -7,6 +7,7 @@ pub mod args;
 mod compare;
 mod fingerprint;
 mod generate;
+mod index;
 mod scan;
 
 use std::path::PathBuf;
@@ -88,6 +89,9 @@ pub enum Command {
     /// Compare two documents: Hamming distance, similarity, exact Jaccard.
     #[command(after_help = COMPARE_EXAMPLES)]
     Compare(compare::CompareArgs),
+    /// Keep fingerprints in an SQLite file, to search new documents against (scan --against).
+    #[command(after_help = INDEX_EXAMPLES)]
+    Index(index::IndexArgs),
     /// Print shell completions.
     #[command(
         after_help = "Example:\n  simdup completions bash > ~/.local/share/bash-completion/completions/simdup"
@@ -136,6 +140,12 @@ Examples:
   simdup compare a.txt b.txt
   simdup compare a.txt b.txt --shingle chars:2 --format json";
 
+const INDEX_EXAMPLES: &str = "\
+Examples:
+  simdup index add docs/ --db corpus.db        store docs/' fingerprints (again: only changes)
+  simdup index stats --db corpus.db
+  simdup index prune --db corpus.db            forget documents that are gone";
+
 /// How stdin is cut into records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum RecordsArg {
@@ -176,6 +186,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Finished> {
         Command::Scan(args) => scan::run(args, cli.color),
         Command::Fingerprint(args) => fingerprint::run(args),
         Command::Compare(args) => compare::run(args),
+        Command::Index(args) => index::run(args),
         Command::Completions { shell } => generate::completions(shell),
         Command::Man => generate::man(),
     }

@@ -7,12 +7,14 @@
 //! - [`fingerprint`]: one fingerprint (or sparse encoding) per document, in
 //!   input order, handed to the caller as it is computed.
 //! - [`compare`]: two documents measured against each other.
+//! - [`index`]: documents added to (or pruned from) a stored corpus.
 //!
 //! A new subcommand's work goes in a new module here; its arguments and
 //! output go in the binary's `cli` module.
 
 pub mod compare;
 pub mod fingerprint;
+pub mod index;
 pub mod scan;
 
 /// Whether a path argument stands for standard input.

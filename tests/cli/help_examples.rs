@@ -83,6 +83,7 @@ fn every_help_example_runs_on_the_fixtures() {
         Some("scan"),
         Some("fingerprint"),
         Some("compare"),
+        Some("index"),
         Some("completions"),
     ] {
         let mut help = dir.simdup();

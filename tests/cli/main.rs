@@ -7,6 +7,7 @@ mod compare;
 mod completions;
 mod fingerprint;
 mod help_examples;
+mod index;
 mod input_rules;
 mod inputs;
 mod readme;

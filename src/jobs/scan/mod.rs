@@ -16,7 +16,7 @@ mod collect;
 mod documents;
 mod listing;
 mod radius;
-mod short;
+pub(crate) mod short;
 mod sources;
 
 use std::path::PathBuf;
