@@ -47,6 +47,7 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand --text-field 'With --records jsonl: the field holding the text'
             cand --id-field 'With --records jsonl: the field holding the id (default: the line number)'
             cand --fingerprints 'Search fingerprints saved by `simdup fingerprint` instead of reading documents (`-`: stdin)'
+            cand --against 'Search the documents against the index FILE (`simdup index add`): only pairs with a document given here are reported'
             cand -t 'Near-duplicates are pairs whose exact Jaccard is at least T (0-1)'
             cand --threshold 'Near-duplicates are pairs whose exact Jaccard is at least T (0-1)'
             cand -k 'Search radius: candidates differ in at most K bits, 0-32 (default: chosen by the cost model; 9 with --raw)'

@@ -82,7 +82,7 @@ impl ColorArg {
 pub enum Command {
     /// Find near-duplicate pairs and groups among documents.
     #[command(after_help = SCAN_EXAMPLES)]
-    Scan(scan::ScanArgs),
+    Scan(Box<scan::ScanArgs>),
     /// Print the SimHash fingerprint of each document.
     #[command(after_help = FINGERPRINT_EXAMPLES)]
     Fingerprint(fingerprint::FingerprintArgs),
@@ -144,7 +144,8 @@ const INDEX_EXAMPLES: &str = "\
 Examples:
   simdup index add docs/ --db corpus.db        store docs/' fingerprints (again: only changes)
   simdup index stats --db corpus.db
-  simdup index prune --db corpus.db            forget documents that are gone";
+  simdup index prune --db corpus.db            forget documents that are gone
+  simdup scan notes.txt --against corpus.db    new documents near stored ones";
 
 /// How stdin is cut into records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -183,7 +184,7 @@ impl Finished {
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<Finished> {
     match cli.command {
-        Command::Scan(args) => scan::run(args, cli.color),
+        Command::Scan(args) => scan::run(*args, cli.color),
         Command::Fingerprint(args) => fingerprint::run(args),
         Command::Compare(args) => compare::run(args),
         Command::Index(args) => index::run(args),

@@ -1,5 +1,7 @@
 //! `simdup index` and `scan --against`: a stored corpus in SQLite.
 
+use std::collections::BTreeSet;
+
 use crate::util::{TestDir, edit, stderr, stdout, text};
 
 fn corpus(dir: &TestDir) {
@@ -146,4 +148,139 @@ fn two_writers_at_once_both_succeed() {
             .unwrap(),
     );
     assert!(stats.contains("documents  600\n"), "{stats}");
+}
+
+/// The pairs of a JSON report: (a, b, Jaccard to 6 places), a before b.
+fn pairs(output: &std::process::Output) -> BTreeSet<(String, String, String)> {
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    report["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|pair| {
+            let (a, b) = (pair["a"].as_str().unwrap(), pair["b"].as_str().unwrap());
+            let (a, b) = if a <= b { (a, b) } else { (b, a) };
+            let jaccard = format!("{:.6}", pair["jaccard"].as_f64().unwrap());
+            (a.to_string(), b.to_string(), jaccard)
+        })
+        .collect()
+}
+
+#[test]
+fn against_equals_a_scan_of_the_union_restricted_to_new_documents() {
+    let dir = TestDir::new();
+    let mut files = Vec::new();
+    for seed in 0..5 {
+        let base = text(seed, 150);
+        files.push(dir.create(&format!("all/b{seed}.txt"), &base));
+        for (copy, edits) in [
+            &[3usize, 40][..],
+            &[7, 50, 90, 120],
+            &[1, 2, 3, 4, 5, 6, 60, 100],
+        ]
+        .iter()
+        .enumerate()
+        {
+            files.push(dir.create(&format!("all/b{seed}-{copy}.txt"), edit(&base, edits)));
+        }
+    }
+    dir.create("all/one-line.txt", "a short line of text\n");
+    dir.create("all/one-line-copy.txt", "a short line of text!\n");
+    let names: Vec<String> = std::fs::read_dir(dir.path().join("all"))
+        .unwrap()
+        .map(|entry| format!("all/{}", entry.unwrap().file_name().to_string_lossy()))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let scan = ["--format", "json", "-q", "-k", "24"];
+    let union = dir
+        .simdup()
+        .arg("scan")
+        .args(&names)
+        .args(scan)
+        .output()
+        .unwrap();
+    assert_eq!(union.status.code(), Some(0), "{}", stderr(&union));
+    let union = pairs(&union);
+    assert!(union.len() >= 15, "{union:?}");
+    let mut state = 7u64;
+    for split in 0..6 {
+        let (mut stored, mut new) = (Vec::new(), BTreeSet::new());
+        for name in &names {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            if (state >> 33).is_multiple_of(3) {
+                new.insert(name.clone());
+            } else {
+                stored.push(name.clone());
+            }
+        }
+        if new.is_empty() {
+            continue;
+        }
+        let db = format!("split{split}.db");
+        let added = dir
+            .simdup()
+            .args(["index", "add", "--db", &db, "-q"])
+            .args(&stored)
+            .output()
+            .unwrap();
+        assert_eq!(added.status.code(), Some(0), "{}", stderr(&added));
+        let against = dir
+            .simdup()
+            .arg("scan")
+            .args(&new)
+            .args(["--against", &db])
+            .args(scan)
+            .output()
+            .unwrap();
+        assert_eq!(against.status.code(), Some(0), "{}", stderr(&against));
+        let expected: BTreeSet<_> = union
+            .iter()
+            .filter(|(a, b, _)| new.contains(a) || new.contains(b))
+            .cloned()
+            .collect();
+        assert_eq!(pairs(&against), expected, "split {split}: new {new:?}");
+    }
+}
+
+#[test]
+fn a_stored_document_that_is_gone_leaves_its_pair_unverified_and_counted() {
+    let dir = TestDir::new();
+    corpus(&dir);
+    let made = dir
+        .simdup()
+        .args(["index", "add", "docs", "--db", "i.db"])
+        .output()
+        .unwrap();
+    assert_eq!(made.status.code(), Some(0));
+    dir.create("new.txt", edit(&text(0, 120), &[9]));
+    let check = |expected_pairs: u64, expected_unverified: u64, code: i32| {
+        let output = dir
+            .simdup()
+            .args([
+                "scan",
+                "new.txt",
+                "--against",
+                "i.db",
+                "--format",
+                "json",
+                "-q",
+            ])
+            .arg("--fail-on-duplicates")
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(code), "{}", stderr(&output));
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(report["stats"]["pairs_found"], expected_pairs);
+        assert_eq!(report["stats"]["unverified"], expected_unverified);
+        // Only the new document is an input of this run.
+        assert_eq!(report["stats"]["inputs"], 1);
+        stderr(&output)
+    };
+    check(2, 0, 1);
+    std::fs::remove_file(dir.path().join("docs/near0.txt")).unwrap();
+    let message = check(1, 1, 2);
+    assert!(message.contains("docs/near0.txt"), "{message}");
 }

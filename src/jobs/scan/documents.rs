@@ -125,6 +125,9 @@ pub struct Documents {
     /// Copies of piped documents.
     piped: HashMap<DocId, Arc<File>>,
     min_features: u64,
+    /// The first new document: those before it come from a stored corpus
+    /// (`scan --against`), and pairs of two of them are not reported.
+    pub fresh_from: DocId,
 }
 
 impl Documents {
@@ -153,6 +156,7 @@ impl Documents {
             text_starts: Vec::new(),
             piped: HashMap::new(),
             min_features,
+            fresh_from: 0,
         }
     }
 

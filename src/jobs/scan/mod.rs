@@ -11,6 +11,7 @@
 //! about single inputs are reported and counted in [`Diagnostics`]; only
 //! errors that make the whole run meaningless are returned.
 
+mod against;
 pub mod baseline;
 mod collect;
 mod documents;
@@ -64,6 +65,14 @@ pub enum Inputs {
     Records(RecordOptions),
     /// Fingerprints saved by `simdup fingerprint` (`-`: stdin).
     Fingerprints(Vec<PathBuf>),
+    /// New documents searched against a stored corpus (`simdup index`):
+    /// only pairs with at least one new document are reported.
+    Against {
+        /// The index file.
+        index: PathBuf,
+        /// The new documents (paths or a path list).
+        new: Box<Inputs>,
+    },
 }
 
 /// What a scan reports.
@@ -143,10 +152,11 @@ pub fn scan(
     documents.finish();
     let collected = Instant::now();
     let fingerprint_seconds = (collected - started).as_secs_f64();
-    let found = match options.mode {
+    let mut found = match options.mode {
         Mode::Raw => raw(&mut documents, options)?,
         Mode::Verified { threshold } => verified(&documents, &measures, options, threshold, diag)?,
     };
+    against::keep_new(&mut found.listing, documents.fresh_from);
     let verified_at = Instant::now();
     let pairs = found.listing.pairs;
     let groups = report_groups(found.listing.groups);
@@ -481,10 +491,17 @@ fn space(
         }
     };
     // A class pair with no document pair of this space needs no reading.
+    // Against a stored corpus, pairs of two stored classes are not asked.
+    let fresh = |class: ClassId| {
+        members
+            .of(class)
+            .last()
+            .is_some_and(|&id| id >= documents.fresh_from)
+    };
     let counted: Vec<&search::Pair> = outcome
         .pairs
         .iter()
-        .filter(|pair| weight(pair) > 0)
+        .filter(|pair| weight(pair) > 0 && (fresh(pair.a) || fresh(pair.b)))
         .collect();
     let class_pairs: Vec<(u32, u32)> = counted.iter().map(|p| (p.a, p.b)).collect();
     let checking = Progress::spinner(
@@ -596,6 +613,10 @@ fn collect(
                 )));
             }
             return Ok(declared.provenance);
+        }
+        Inputs::Against { index, new } => {
+            against::collect_stored(index, options, documents, diag)?;
+            return collect(new, options, measures, documents, diag);
         }
     }
     Ok(None)
