@@ -52,6 +52,7 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
             [CompletionResult]::new('--id-field', '--id-field', [CompletionResultType]::ParameterName, 'With --records jsonl: the field holding the id (default: the line number)')
             [CompletionResult]::new('--fingerprints', '--fingerprints', [CompletionResultType]::ParameterName, 'Search fingerprints saved by `simdup fingerprint` instead of reading documents (`-`: stdin)')
             [CompletionResult]::new('--against', '--against', [CompletionResultType]::ParameterName, 'Search the documents against the index FILE (`simdup index add`): only pairs with a document given here are reported')
+            [CompletionResult]::new('--cache', '--cache', [CompletionResultType]::ParameterName, 'Reuse the fingerprints of files unchanged since the last scan with this cache FILE (same path, size, time and feature options) and store the new ones in it (an SQLite file)')
             [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Near-duplicates are pairs whose exact Jaccard is at least T (0-1)')
             [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Near-duplicates are pairs whose exact Jaccard is at least T (0-1)')
             [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'Search radius: candidates differ in at most K bits, 0-32 (default: chosen by the cost model; 9 with --raw)')

@@ -48,6 +48,7 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand --id-field 'With --records jsonl: the field holding the id (default: the line number)'
             cand --fingerprints 'Search fingerprints saved by `simdup fingerprint` instead of reading documents (`-`: stdin)'
             cand --against 'Search the documents against the index FILE (`simdup index add`): only pairs with a document given here are reported'
+            cand --cache 'Reuse the fingerprints of files unchanged since the last scan with this cache FILE (same path, size, time and feature options) and store the new ones in it (an SQLite file)'
             cand -t 'Near-duplicates are pairs whose exact Jaccard is at least T (0-1)'
             cand --threshold 'Near-duplicates are pairs whose exact Jaccard is at least T (0-1)'
             cand -k 'Search radius: candidates differ in at most K bits, 0-32 (default: chosen by the cost model; 9 with --raw)'

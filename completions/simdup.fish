@@ -55,6 +55,7 @@ complete -c simdup -n "__fish_simdup_using_subcommand scan" -l text-field -d 'Wi
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l id-field -d 'With --records jsonl: the field holding the id (default: the line number)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l fingerprints -d 'Search fingerprints saved by `simdup fingerprint` instead of reading documents (`-`: stdin)' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l against -d 'Search the documents against the index FILE (`simdup index add`): only pairs with a document given here are reported' -r -F
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l cache -d 'Reuse the fingerprints of files unchanged since the last scan with this cache FILE (same path, size, time and feature options) and store the new ones in it (an SQLite file)' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -s t -l threshold -d 'Near-duplicates are pairs whose exact Jaccard is at least T (0-1)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -s k -l max-distance -d 'Search radius: candidates differ in at most K bits, 0-32 (default: chosen by the cost model; 9 with --raw)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l method -d 'How candidate pairs are found' -r -f -a "exact\t'Permuted block tables: every pair within k (default)'

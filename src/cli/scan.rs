@@ -84,6 +84,11 @@ pub struct ScanArgs {
     #[arg(long, value_name = "FILE", help_heading = "Input")]
     pub against: Option<PathBuf>,
 
+    /// Reuse the fingerprints of files unchanged since the last scan with this cache FILE (same
+    /// path, size, time and feature options) and store the new ones in it (an SQLite file).
+    #[arg(long, value_name = "FILE", help_heading = "Input")]
+    pub cache: Option<PathBuf>,
+
     /// Near-duplicates are pairs whose exact Jaccard is at least T (0-1).
     #[arg(short = 't', long, value_name = "T", alias = "min-jaccard",
           default_value = super::args::defaults::THRESHOLD, value_parser = parse_fraction,
@@ -345,6 +350,7 @@ fn options(args: &ScanArgs) -> anyhow::Result<ScanOptions> {
         min_features: args.search.min_features,
         short_texts: args.features.shingle.is_none(),
         progress: !args.quiet,
+        cache: args.cache.clone(),
     })
 }
 

@@ -284,3 +284,53 @@ fn a_stored_document_that_is_gone_leaves_its_pair_unverified_and_counted() {
     let message = check(1, 1, 2);
     assert!(message.contains("docs/near0.txt"), "{message}");
 }
+
+#[test]
+fn a_cached_scan_reuses_unchanged_fingerprints_and_reports_the_same_pairs() {
+    let dir = TestDir::new();
+    corpus(&dir);
+    dir.create("docs/short-a.txt", "one line of text about the harbour\n");
+    dir.create("docs/short-b.txt", "one line of text about the harbours\n");
+    let scan = |extra: &[&str]| {
+        let output = dir
+            .simdup()
+            .args(["scan", "docs", "--format", "json", "-v"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        (pairs(&output), stderr(&output))
+    };
+    let (plain, _) = scan(&[]);
+    assert!(plain.len() >= 2, "{plain:?}");
+    let (first, message) = scan(&["--cache", "c.db"]);
+    assert!(
+        message.contains("cache: 0 fingerprints reused, 9 stored"),
+        "{message}"
+    );
+    assert_eq!(first, plain);
+    let (second, message) = scan(&["--cache", "c.db"]);
+    assert!(
+        message.contains("cache: 9 fingerprints reused, 0 stored"),
+        "{message}"
+    );
+    assert_eq!(second, plain);
+    // A changed file is read again, and its new text decides its pairs.
+    dir.create("docs/near0.txt", text(77, 120));
+    let (third, message) = scan(&["--cache", "c.db"]);
+    assert!(
+        message.contains("cache: 8 fingerprints reused, 1 stored"),
+        "{message}"
+    );
+    let (plain, _) = scan(&[]);
+    assert_eq!(third, plain);
+    assert!(
+        !third
+            .iter()
+            .any(|(a, b, _)| a.contains("near0") || b.contains("near0"))
+    );
+    // A cache of other feature options is not used, and said so.
+    let (_, message) = scan(&["--cache", "c.db", "--shingle", "words:2"]);
+    assert!(message.contains("words:3,xxh3"), "{message}");
+    assert!(message.contains("scanning without the cache"), "{message}");
+}

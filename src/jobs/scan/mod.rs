@@ -13,6 +13,7 @@
 
 mod against;
 pub mod baseline;
+mod cache;
 mod collect;
 mod documents;
 mod listing;
@@ -117,6 +118,9 @@ pub struct ScanOptions {
     pub short_texts: bool,
     /// Draw a progress bar (when stderr is a terminal).
     pub progress: bool,
+    /// Take the fingerprints of unchanged files from this SQLite file
+    /// (`simdup index`'s format) and store the new ones in it.
+    pub cache: Option<PathBuf>,
 }
 
 /// What the search and verification stages found, before naming.
@@ -569,25 +573,35 @@ fn collect(
     documents: &mut Documents,
     diag: &mut Diagnostics,
 ) -> crate::Result<Option<Provenance>> {
-    match inputs {
-        Inputs::Paths(paths) => collect::collect_paths(
+    let cached = |paths: &[PathBuf], documents: &mut Documents, diag: &mut Diagnostics| {
+        let cache = options.cache.as_deref().and_then(|file| {
+            if options.walk.binary {
+                diag.warn("--cache is not used with --binary");
+                return None;
+            }
+            cache::Cache::open(file, &options.features, diag)
+        });
+        collect::collect_paths(
             paths,
             &options.walk,
             measures,
             documents,
             diag,
             options.progress,
-        ),
+            cache.as_ref().map(|(_, cache)| cache),
+        );
+        if let Some((mut store, cache)) = cache {
+            let (hits, stored) = cache.finish(&mut store, &options.features, diag);
+            diag.note(format_args!(
+                "cache: {hits} fingerprints reused, {stored} stored"
+            ));
+        }
+    };
+    match inputs {
+        Inputs::Paths(paths) => cached(paths, documents, diag),
         Inputs::FilesFrom { list, separator } => {
             let paths = read_list(list, *separator)?;
-            collect::collect_paths(
-                &paths,
-                &options.walk,
-                measures,
-                documents,
-                diag,
-                options.progress,
-            )
+            cached(&paths, documents, diag)
         }
         Inputs::Records(record_options) => collect::collect_records(
             std::io::stdin(),

@@ -1,0 +1,125 @@
+//! `scan --cache FILE`: fingerprints of unchanged files taken from an
+//! SQLite file (the format of `simdup index`) instead of read again.
+//!
+//! A file is unchanged when its path, size and modification time are the
+//! stored ones and the cache was made with the scan's feature options (a
+//! cache of other options is not used, and said so). Files fingerprinted
+//! in this run are stored at its end, in one transaction. The cache is an
+//! aid: when it cannot be opened or written, the scan goes on without it
+//! and says why.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Mutex;
+
+use crate::diag::Diagnostics;
+use crate::fingerprint::{FeatureOptions, Fingerprint};
+use crate::index::{Entry, Stamp, Store, name_of};
+
+use super::short::ShortTexts;
+
+/// The cache of one scan, as its workers share it (the store itself
+/// stays with the collecting thread).
+pub struct Cache {
+    known: HashMap<Vec<u8>, Entry>,
+    /// Short texts' character pairs, stored whatever this scan's rule is.
+    pub short: ShortTexts,
+    fresh: Mutex<Vec<Entry>>,
+    /// Files whose fingerprint came from the cache.
+    hits: std::sync::atomic::AtomicU64,
+}
+
+impl Cache {
+    /// Opens (or creates) the cache at `path`; `None`, with a warning,
+    /// when it cannot be used.
+    pub fn open(
+        path: &Path,
+        features: &FeatureOptions,
+        diag: &Diagnostics,
+    ) -> Option<(Store, Cache)> {
+        let opened = Store::open(path, true).and_then(|store| {
+            store.check_options(features)?;
+            let known = store
+                .entries()?
+                .into_iter()
+                .map(|entry| (entry.name.clone(), entry))
+                .collect();
+            Ok((store, known))
+        });
+        match opened {
+            Ok((store, known)) => Some((
+                store,
+                Cache {
+                    known,
+                    short: ShortTexts::new(features),
+                    fresh: Mutex::new(Vec::new()),
+                    hits: Default::default(),
+                },
+            )),
+            Err(error) => {
+                diag.warn(format_args!("{error}; scanning without the cache"));
+                None
+            }
+        }
+    }
+
+    /// The stored fingerprint (and short-text fingerprint) of `path`, if
+    /// the file is unchanged since it was stored; else its stamp, to store
+    /// what this run computes.
+    pub fn lookup(&self, path: &Path) -> Result<(Fingerprint, Option<Fingerprint>), Stamp> {
+        let stamp = match std::fs::metadata(path) {
+            Ok(metadata) => Stamp::of(&metadata),
+            // Unknown: the read reports the error; nothing is stored.
+            Err(_) => Stamp { size: 0, mtime: -1 },
+        };
+        match self.known.get(&name_of(path)) {
+            Some(entry) if entry.size == stamp.size && entry.mtime == stamp.mtime => {
+                self.hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                Ok((entry.fingerprint, entry.short_text))
+            }
+            _ => Err(stamp),
+        }
+    }
+
+    /// Remembers the fingerprint of a file read in this run, if it did not
+    /// change while it was read.
+    pub fn remember(
+        &self,
+        path: &Path,
+        before: Stamp,
+        fingerprint: Fingerprint,
+        short_text: Option<Fingerprint>,
+    ) {
+        let after = std::fs::metadata(path).map(|m| Stamp::of(&m)).ok();
+        if before.mtime == -1 || after != Some(before) || fingerprint.bytes != before.size {
+            return;
+        }
+        let entry = Entry {
+            name: name_of(path),
+            size: before.size,
+            mtime: before.mtime,
+            fingerprint,
+            short_text,
+        };
+        if let Ok(mut fresh) = self.fresh.lock() {
+            fresh.push(entry);
+        }
+    }
+
+    /// Stores this run's new fingerprints in one transaction; returns
+    /// (cache hits, stored).
+    pub fn finish(
+        self,
+        store: &mut Store,
+        features: &FeatureOptions,
+        diag: &Diagnostics,
+    ) -> (u64, u64) {
+        let fresh = self.fresh.into_inner().unwrap_or_default();
+        let hits = self.hits.into_inner();
+        if let Err(error) = store.put(features, &fresh) {
+            diag.warn(format_args!("{error}; the cache was not updated"));
+            return (hits, 0);
+        }
+        (hits, fresh.len() as u64)
+    }
+}
