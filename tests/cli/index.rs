@@ -334,3 +334,50 @@ fn a_cached_scan_reuses_unchanged_fingerprints_and_reports_the_same_pairs() {
     assert!(message.contains("words:3,xxh3"), "{message}");
     assert!(message.contains("scanning without the cache"), "{message}");
 }
+
+#[test]
+fn a_writer_killed_mid_add_leaves_the_previous_state_or_the_new_one() {
+    let dir = TestDir::new();
+    for seed in 0..40 {
+        dir.create(&format!("a/{seed}.txt"), text(seed, 100));
+    }
+    for seed in 0..3000 {
+        dir.create(&format!("b/{seed}.txt"), text(seed + 5000, 100));
+    }
+    let made = dir
+        .simdup()
+        .args(["index", "add", "a", "--db", "i.db"])
+        .output()
+        .unwrap();
+    assert_eq!(made.status.code(), Some(0));
+    let count = |dir: &TestDir| -> i64 {
+        let connection = rusqlite::Connection::open(dir.path().join("i.db")).unwrap();
+        let check: String = connection
+            .query_row("PRAGMA integrity_check", [], |row| row.get(0))
+            .unwrap();
+        assert_eq!(check, "ok");
+        connection
+            .query_row("SELECT count(*) FROM documents", [], |row| row.get(0))
+            .unwrap()
+    };
+    for delay in [5, 40, 150] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_simdup"))
+            .args(["index", "add", "b", "--db", "i.db", "-q"])
+            .current_dir(dir.path())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay));
+        // SIGKILL: no destructor, no rollback by the process itself.
+        let _ = child.kill();
+        let _ = child.wait();
+        let stored = count(&dir);
+        assert!(stored == 40 || stored == 3040, "{stored} rows after a kill");
+    }
+    let again = dir
+        .simdup()
+        .args(["index", "add", "a", "b", "--db", "i.db", "-q"])
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+    assert_eq!(count(&dir), 3040);
+}
