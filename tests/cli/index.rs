@@ -280,6 +280,54 @@ fn a_stored_document_that_is_gone_leaves_its_pair_unverified_and_counted() {
         stderr(&output)
     };
     check(2, 0, 1);
+    // A new document that is also stored is not its own near-duplicate.
+    let itself = dir
+        .simdup()
+        .args([
+            "scan",
+            "docs/d4.txt",
+            "--against",
+            "i.db",
+            "--format",
+            "json",
+            "-q",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(itself.status.code(), Some(0), "{}", stderr(&itself));
+    assert!(pairs(&itself).is_empty(), "{:?}", pairs(&itself));
+    // Its pairs with other new documents are listed once, under its name.
+    let both = dir
+        .simdup()
+        .args([
+            "scan",
+            "docs/d0.txt",
+            "new.txt",
+            "--against",
+            "i.db",
+            "--format",
+            "json",
+            "-q",
+        ])
+        .output()
+        .unwrap();
+    let both = pairs(&both);
+    let names: Vec<(&str, &str)> = both
+        .iter()
+        .map(|(a, b, _)| (a.as_str(), b.as_str()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("docs/d0.txt", "new.txt"),
+            ("docs/near0.txt", "new.txt"),
+            ("docs/d0.txt", "docs/near0.txt")
+        ]
+        .into_iter()
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect::<Vec<_>>()
+    );
     std::fs::remove_file(dir.path().join("docs/near0.txt")).unwrap();
     let message = check(1, 1, 2);
     assert!(message.contains("docs/near0.txt"), "{message}");

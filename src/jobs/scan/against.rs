@@ -9,6 +9,7 @@
 //! leaves its pairs unverified, counted and reported as an error, like any
 //! unreadable document of a scan.
 
+use std::collections::HashSet;
 use std::path::Path;
 
 use crate::diag::Diagnostics;
@@ -52,16 +53,23 @@ pub fn collect_stored(
     Ok(())
 }
 
-/// Keeps the pairs and groups with a document at or after `fresh_from`;
-/// the count of pairs loses those dropped.
-pub fn keep_new(listing: &mut Listing, fresh_from: DocId) {
+/// Keeps the pairs and groups with a document at or after `fresh_from`.
+/// A stored row that has the name of a new document stands for an older
+/// state of it: its pairs are dropped (the new document's are the ones
+/// that count). The count of pairs loses those dropped.
+pub fn keep_new(listing: &mut Listing, documents: &Documents) {
+    let fresh_from = documents.fresh_from;
     if fresh_from == 0 {
         return;
     }
+    let new: HashSet<String> = (fresh_from..documents.len() as DocId)
+        .map(|id| documents.name(id))
+        .collect();
     let before = listing.pairs.len();
-    listing
-        .pairs
-        .retain(|pair| pair.a.max(pair.b) >= fresh_from);
+    listing.pairs.retain(|pair| {
+        let (stored, newer) = (pair.a.min(pair.b), pair.a.max(pair.b));
+        newer >= fresh_from && (stored >= fresh_from || !new.contains(&documents.name(stored)))
+    });
     listing.total -= (before - listing.pairs.len()) as u64;
     listing
         .groups

@@ -160,7 +160,7 @@ pub fn scan(
         Mode::Raw => raw(&mut documents, options)?,
         Mode::Verified { threshold } => verified(&documents, &measures, options, threshold, diag)?,
     };
-    against::keep_new(&mut found.listing, documents.fresh_from);
+    against::keep_new(&mut found.listing, &documents);
     let verified_at = Instant::now();
     let pairs = found.listing.pairs;
     let groups = report_groups(found.listing.groups);
