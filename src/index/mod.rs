@@ -40,6 +40,13 @@ CREATE TABLE documents (
     short_simhash INTEGER,
     short_features INTEGER
 ) WITHOUT ROWID;
+CREATE TABLE verdicts (
+    a INTEGER NOT NULL,
+    b INTEGER NOT NULL,
+    jaccard REAL,
+    threshold REAL NOT NULL,
+    PRIMARY KEY (a, b)
+) WITHOUT ROWID;
 ";
 
 /// One stored document.
@@ -56,6 +63,21 @@ pub struct Entry {
     pub fingerprint: Fingerprint,
     /// Its character-pair fingerprint, when it is a short text.
     pub short_text: Option<Fingerprint>,
+}
+
+/// A verification remembered by a scan cache: the exact Jaccard of two
+/// feature sets, named by their digests (`a < b`), or that it was below
+/// `threshold`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StoredVerdict {
+    /// The smaller feature digest.
+    pub a: u64,
+    /// The larger one.
+    pub b: u64,
+    /// The exact Jaccard, when it was at least the threshold.
+    pub jaccard: Option<f64>,
+    /// The threshold of the run that decided it.
+    pub threshold: f64,
 }
 
 /// What is known of a file on disk, to tell whether it changed.
@@ -256,10 +278,39 @@ impl Store {
         run().map_err(|e| self.error(e))
     }
 
+    /// Every stored verdict.
+    pub fn verdicts(&self) -> crate::Result<Vec<StoredVerdict>> {
+        let run = || -> rusqlite::Result<Vec<StoredVerdict>> {
+            let mut statement = self
+                .connection
+                .prepare("SELECT a, b, jaccard, threshold FROM verdicts")?;
+            let rows = statement.query_map([], |row| {
+                Ok(StoredVerdict {
+                    a: row.get::<_, i64>(0)? as u64,
+                    b: row.get::<_, i64>(1)? as u64,
+                    jaccard: row.get(2)?,
+                    threshold: row.get(3)?,
+                })
+            })?;
+            rows.collect()
+        };
+        run().map_err(|e| self.error(e))
+    }
+
     /// Stores `entries` (replacing rows of the same name) and records
     /// `options`, in one transaction; the options are checked again inside
     /// it, against a writer that got there first.
     pub fn put(&mut self, options: &FeatureOptions, entries: &[Entry]) -> crate::Result<()> {
+        self.put_all(options, entries, &[])
+    }
+
+    /// [`Store::put`], with verdicts stored in the same transaction.
+    pub fn put_all(
+        &mut self,
+        options: &FeatureOptions,
+        entries: &[Entry],
+        verdicts: &[StoredVerdict],
+    ) -> crate::Result<()> {
         self.check_options(options)?;
         let path = self.path.clone();
         let run = |connection: &mut Connection| -> rusqlite::Result<Option<String>> {
@@ -298,6 +349,18 @@ impl Store {
                         f.feature_digest as i64,
                         entry.short_text.map(|s| s.simhash as i64),
                         entry.short_text.map(|s| s.features as i64),
+                    ])?;
+                }
+                let mut insert = transaction.prepare(
+                    "INSERT OR REPLACE INTO verdicts (a, b, jaccard, threshold) \
+                     VALUES (?1, ?2, ?3, ?4)",
+                )?;
+                for verdict in verdicts {
+                    insert.execute(params![
+                        verdict.a as i64,
+                        verdict.b as i64,
+                        verdict.jaccard,
+                        verdict.threshold
                     ])?;
                 }
             }

@@ -347,30 +347,43 @@ fn a_cached_scan_reuses_unchanged_fingerprints_and_reports_the_same_pairs() {
             .output()
             .unwrap();
         assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-        (pairs(&output), stderr(&output))
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let reread = report["stats"]["reread"].as_u64().unwrap();
+        (pairs(&output), stderr(&output), reread)
     };
-    let (plain, _) = scan(&[]);
+    let (plain, _, plain_reread) = scan(&[]);
     assert!(plain.len() >= 2, "{plain:?}");
-    let (first, message) = scan(&["--cache", "c.db"]);
+    assert!(plain_reread >= 4, "{plain_reread}");
+    let (first, message, _) = scan(&["--cache", "c.db"]);
     assert!(
         message.contains("cache: 0 fingerprints reused, 9 stored"),
         "{message}"
     );
     assert_eq!(first, plain);
-    let (second, message) = scan(&["--cache", "c.db"]);
+    let (second, message, reread) = scan(&["--cache", "c.db"]);
     assert!(
         message.contains("cache: 9 fingerprints reused, 0 stored"),
         "{message}"
     );
     assert_eq!(second, plain);
+    // Every word-shingle verdict was remembered: only the short texts'
+    // character pairs are read again.
+    assert_eq!(reread, 2, "{message}");
+    // A higher threshold is decided from the remembered verdicts; a lower
+    // one reads again the pairs that were only known to be below 0.8.
+    for threshold in ["0.9", "0.3"] {
+        let (cached, _, _) = scan(&["--cache", "c.db", "--threshold", threshold]);
+        let (plain, _, _) = scan(&["--threshold", threshold]);
+        assert_eq!(cached, plain, "threshold {threshold}");
+    }
     // A changed file is read again, and its new text decides its pairs.
     dir.create("docs/near0.txt", text(77, 120));
-    let (third, message) = scan(&["--cache", "c.db"]);
+    let (third, message, _) = scan(&["--cache", "c.db"]);
     assert!(
         message.contains("cache: 8 fingerprints reused, 1 stored"),
         "{message}"
     );
-    let (plain, _) = scan(&[]);
+    let (plain, _, _) = scan(&[]);
     assert_eq!(third, plain);
     assert!(
         !third
@@ -378,7 +391,7 @@ fn a_cached_scan_reuses_unchanged_fingerprints_and_reports_the_same_pairs() {
             .any(|(a, b, _)| a.contains("near0") || b.contains("near0"))
     );
     // A cache of other feature options is not used, and said so.
-    let (_, message) = scan(&["--cache", "c.db", "--shingle", "words:2"]);
+    let (_, message, _) = scan(&["--cache", "c.db", "--shingle", "words:2"]);
     assert!(message.contains("words:3,xxh3"), "{message}");
     assert!(message.contains("scanning without the cache"), "{message}");
 }

@@ -7,6 +7,10 @@
 //! in this run are stored at its end, in one transaction. The cache is an
 //! aid: when it cannot be opened or written, the scan goes on without it
 //! and says why.
+//!
+//! The cache also remembers verifications: the exact Jaccard of two feature
+//! sets (named by their digests), or that it was below a threshold. A
+//! pair of unchanged documents is then decided without reading either.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -14,7 +18,8 @@ use std::sync::Mutex;
 
 use crate::diag::Diagnostics;
 use crate::fingerprint::{FeatureOptions, Fingerprint};
-use crate::index::{Entry, Stamp, Store, name_of};
+use crate::index::{Entry, Stamp, Store, StoredVerdict, name_of};
+use crate::verify::Verdict;
 
 use super::short::ShortTexts;
 
@@ -25,6 +30,8 @@ pub struct Cache {
     /// Short texts' character pairs, stored whatever this scan's rule is.
     pub short: ShortTexts,
     fresh: Mutex<Vec<Entry>>,
+    verdicts: HashMap<(u64, u64), (Option<f64>, f64)>,
+    fresh_verdicts: Mutex<Vec<StoredVerdict>>,
     /// Files whose fingerprint came from the cache.
     hits: std::sync::atomic::AtomicU64,
 }
@@ -44,13 +51,20 @@ impl Cache {
                 .into_iter()
                 .map(|entry| (entry.name.clone(), entry))
                 .collect();
-            Ok((store, known))
+            let verdicts = store
+                .verdicts()?
+                .into_iter()
+                .map(|v| ((v.a, v.b), (v.jaccard, v.threshold)))
+                .collect();
+            Ok((store, known, verdicts))
         });
         match opened {
-            Ok((store, known)) => Some((
+            Ok((store, known, verdicts)) => Some((
                 store,
                 Cache {
                     known,
+                    verdicts,
+                    fresh_verdicts: Mutex::new(Vec::new()),
                     short: ShortTexts::new(features),
                     fresh: Mutex::new(Vec::new()),
                     hits: Default::default(),
@@ -106,8 +120,43 @@ impl Cache {
         }
     }
 
-    /// Stores this run's new fingerprints in one transaction; returns
-    /// (cache hits, stored).
+    /// The remembered verdict of two feature sets at `threshold`, if one
+    /// decides it.
+    pub fn verdict(&self, a: u64, b: u64, threshold: f64) -> Option<Verdict> {
+        if a == 0 || b == 0 {
+            return None;
+        }
+        match *self.verdicts.get(&(a.min(b), a.max(b)))? {
+            (Some(jaccard), _) if jaccard >= threshold => Some(Verdict::Near(jaccard)),
+            (Some(_), _) => Some(Verdict::Below),
+            // Below some threshold: below every higher one too.
+            (None, decided_at) if threshold >= decided_at => Some(Verdict::Below),
+            (None, _) => None,
+        }
+    }
+
+    /// Remembers a verdict reached in this run.
+    pub fn remember_verdict(&self, a: u64, b: u64, verdict: Verdict, threshold: f64) {
+        let jaccard = match verdict {
+            Verdict::Near(jaccard) => Some(jaccard),
+            Verdict::Below => None,
+            Verdict::Unverified => return,
+        };
+        if a == 0 || b == 0 {
+            return;
+        }
+        if let Ok(mut fresh) = self.fresh_verdicts.lock() {
+            fresh.push(StoredVerdict {
+                a: a.min(b),
+                b: a.max(b),
+                jaccard,
+                threshold,
+            });
+        }
+    }
+
+    /// Stores this run's new fingerprints and verdicts in one transaction;
+    /// returns (cache hits, stored).
     pub fn finish(
         self,
         store: &mut Store,
@@ -115,8 +164,9 @@ impl Cache {
         diag: &Diagnostics,
     ) -> (u64, u64) {
         let fresh = self.fresh.into_inner().unwrap_or_default();
+        let verdicts = self.fresh_verdicts.into_inner().unwrap_or_default();
         let hits = self.hits.into_inner();
-        if let Err(error) = store.put(features, &fresh) {
+        if let Err(error) = store.put_all(features, &fresh, &verdicts) {
             diag.warn(format_args!("{error}; the cache was not updated"));
             return (hits, 0);
         }

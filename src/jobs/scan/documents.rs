@@ -71,6 +71,10 @@ pub struct Class {
     /// The character-pair fingerprint, when a member is a short text
     /// (see `short`).
     pub short_text: Option<ShortText>,
+    /// The digest of the class's features (0: not known, as for saved
+    /// fingerprints and classes matched by content): the key of its
+    /// verdicts in a scan cache.
+    pub digest: u64,
 }
 
 /// The character-pair fingerprint of a short text.
@@ -310,6 +314,10 @@ impl Documents {
                     first: id,
                     exact_only,
                     short_text,
+                    digest: match key {
+                        Some(_) if !exact_only => fingerprint.feature_digest,
+                        _ => 0,
+                    },
                 });
                 if let Some(text) = text {
                     self.keep_text(&text, diag);

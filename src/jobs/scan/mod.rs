@@ -152,14 +152,24 @@ pub fn scan(
         short: (verifying && options.short_texts).then(|| ShortTexts::new(&options.features)),
         fingerprinter,
     };
-    let provenance = collect(inputs, options, &measures, &mut documents, diag)?;
+    let cache = open_cache(inputs, options, diag);
+    let cached = cache.as_ref().map(|(_, cache)| cache);
+    let provenance = collect(inputs, options, &measures, &mut documents, diag, cached)?;
     documents.finish();
     let collected = Instant::now();
     let fingerprint_seconds = (collected - started).as_secs_f64();
     let mut found = match options.mode {
         Mode::Raw => raw(&mut documents, options)?,
-        Mode::Verified { threshold } => verified(&documents, &measures, options, threshold, diag)?,
+        Mode::Verified { threshold } => {
+            verified(&documents, &measures, options, threshold, diag, cached)?
+        }
     };
+    if let Some((mut store, cache)) = cache {
+        let (hits, stored) = cache.finish(&mut store, &options.features, diag);
+        diag.note(format_args!(
+            "cache: {hits} fingerprints reused, {stored} stored"
+        ));
+    }
     against::keep_new(&mut found.listing, &documents);
     let verified_at = Instant::now();
     let pairs = found.listing.pairs;
@@ -260,6 +270,7 @@ fn verified(
     options: &ScanOptions,
     threshold: f64,
     diag: &mut Diagnostics,
+    cache: Option<&cache::Cache>,
 ) -> crate::Result<Found> {
     let classes = documents.classes();
     let members = documents.members();
@@ -283,6 +294,7 @@ fn verified(
         options,
         threshold,
         diag,
+        cache,
     )?;
     let texts = match short {
         Some(_) => Some(space(
@@ -294,6 +306,7 @@ fn verified(
             options,
             threshold,
             diag,
+            None,
         )?),
         None => None,
     };
@@ -393,6 +406,7 @@ fn space(
     options: &ScanOptions,
     threshold: f64,
     diag: &mut Diagnostics,
+    cache: Option<&cache::Cache>,
 ) -> crate::Result<SpaceFound> {
     let classes = documents.classes();
     // When every document is a short text (records, mostly), no pair is
@@ -507,7 +521,20 @@ fn space(
         .iter()
         .filter(|pair| weight(pair) > 0 && (fresh(pair.a) || fresh(pair.b)))
         .collect();
-    let class_pairs: Vec<(u32, u32)> = counted.iter().map(|p| (p.a, p.b)).collect();
+    // Pairs a scan cache has decided before are not read again.
+    let digest = |class: ClassId| classes[class as usize].digest;
+    let remembered: Vec<Option<Verdict>> = counted
+        .iter()
+        .map(|pair| {
+            cache.and_then(|cache| cache.verdict(digest(pair.a), digest(pair.b), threshold))
+        })
+        .collect();
+    let class_pairs: Vec<(u32, u32)> = counted
+        .iter()
+        .zip(&remembered)
+        .filter(|(_, known)| known.is_none())
+        .map(|(p, _)| (p.a, p.b))
+        .collect();
     let checking = Progress::spinner(
         options.progress,
         &format!("verifying {} candidate pairs", class_pairs.len()),
@@ -529,9 +556,24 @@ fn space(
     for (_, error) in &checked.failures {
         diag.error(format_args!("{error} (while verifying)"));
     }
+    let mut fresh = checked.verdicts.iter();
+    let verdicts: Vec<Verdict> = counted
+        .iter()
+        .zip(&remembered)
+        .map(|(pair, known)| match known {
+            Some(verdict) => *verdict,
+            None => {
+                let verdict = fresh.next().copied().unwrap_or(Verdict::Unverified);
+                if let Some(cache) = cache {
+                    cache.remember_verdict(digest(pair.a), digest(pair.b), verdict, threshold);
+                }
+                verdict
+            }
+        })
+        .collect();
     let mut near = Vec::new();
     let (mut below_threshold, mut unverified) = (0u64, 0u64);
-    for (pair, verdict) in counted.iter().zip(&checked.verdicts) {
+    for (pair, verdict) in counted.iter().zip(&verdicts) {
         match *verdict {
             Verdict::Near(jaccard) => near.push(ClassPair {
                 a: pair.a,
@@ -572,15 +614,9 @@ fn collect(
     measures: &Measures,
     documents: &mut Documents,
     diag: &mut Diagnostics,
+    cache: Option<&cache::Cache>,
 ) -> crate::Result<Option<Provenance>> {
     let cached = |paths: &[PathBuf], documents: &mut Documents, diag: &mut Diagnostics| {
-        let cache = options.cache.as_deref().and_then(|file| {
-            if options.walk.binary {
-                diag.warn("--cache is not used with --binary");
-                return None;
-            }
-            cache::Cache::open(file, &options.features, diag)
-        });
         collect::collect_paths(
             paths,
             &options.walk,
@@ -588,14 +624,8 @@ fn collect(
             documents,
             diag,
             options.progress,
-            cache.as_ref().map(|(_, cache)| cache),
+            cache,
         );
-        if let Some((mut store, cache)) = cache {
-            let (hits, stored) = cache.finish(&mut store, &options.features, diag);
-            diag.note(format_args!(
-                "cache: {hits} fingerprints reused, {stored} stored"
-            ));
-        }
     };
     match inputs {
         Inputs::Paths(paths) => cached(paths, documents, diag),
@@ -630,10 +660,34 @@ fn collect(
         }
         Inputs::Against { index, new } => {
             against::collect_stored(index, options, documents, diag)?;
-            return collect(new, options, measures, documents, diag);
+            return collect(new, options, measures, documents, diag, cache);
         }
     }
     Ok(None)
+}
+
+/// The scan cache, when one is asked for and can be used (files only, not
+/// with `--binary`).
+fn open_cache(
+    inputs: &Inputs,
+    options: &ScanOptions,
+    diag: &Diagnostics,
+) -> Option<(crate::index::Store, cache::Cache)> {
+    let file = options.cache.as_deref()?;
+    let files = match inputs {
+        Inputs::Paths(_) | Inputs::FilesFrom { .. } => true,
+        Inputs::Against { new, .. } => matches!(**new, Inputs::Paths(_) | Inputs::FilesFrom { .. }),
+        Inputs::Records(_) | Inputs::Fingerprints(_) => false,
+    };
+    if !files {
+        diag.warn("--cache applies to files, not records or saved fingerprints");
+        return None;
+    }
+    if options.walk.binary {
+        diag.warn("--cache is not used with --binary");
+        return None;
+    }
+    cache::Cache::open(file, &options.features, diag)
 }
 
 /// Groups numbered from 1.
