@@ -173,3 +173,36 @@ impl Cache {
         (hits, fresh.len() as u64)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_remembered_verdict_decides_only_what_it_proves() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.db");
+        let features = FeatureOptions::default();
+        let diag = Diagnostics::new(false);
+        let (mut store, cache) = Cache::open(&path, &features, &diag).unwrap();
+        cache.remember_verdict(9, 4, Verdict::Near(0.85), 0.8);
+        cache.remember_verdict(5, 6, Verdict::Below, 0.8);
+        cache.remember_verdict(7, 8, Verdict::Unverified, 0.8);
+        cache.remember_verdict(0, 8, Verdict::Below, 0.8);
+        cache.finish(&mut store, &features, &diag);
+        drop(store);
+        let (_, cache) = Cache::open(&path, &features, &diag).unwrap();
+        // Either order of the two digests.
+        assert_eq!(cache.verdict(4, 9, 0.8), Some(Verdict::Near(0.85)));
+        assert_eq!(cache.verdict(9, 4, 0.5), Some(Verdict::Near(0.85)));
+        assert_eq!(cache.verdict(4, 9, 0.9), Some(Verdict::Below));
+        // Below 0.8 proves below 0.9, not below 0.5.
+        assert_eq!(cache.verdict(5, 6, 0.9), Some(Verdict::Below));
+        assert_eq!(cache.verdict(5, 6, 0.8), Some(Verdict::Below));
+        assert_eq!(cache.verdict(5, 6, 0.5), None);
+        // Nothing is remembered of unverified pairs or unknown digests.
+        assert_eq!(cache.verdict(7, 8, 0.8), None);
+        assert_eq!(cache.verdict(0, 8, 0.8), None);
+        assert_eq!(cache.verdict(1, 2, 0.8), None);
+    }
+}
