@@ -31,6 +31,7 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
             [CompletionResult]::new('compare', 'compare', [CompletionResultType]::ParameterValue, 'Compare two documents: Hamming distance, similarity, exact Jaccard')
             [CompletionResult]::new('dedup', 'dedup', [CompletionResultType]::ParameterValue, 'Write the records that are not near-duplicates of an earlier one, in input order')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain a pair: distance, Jaccard, containment, shared passages and unique lines')
+            [CompletionResult]::new('index', 'index', [CompletionResultType]::ParameterValue, 'Keep fingerprints in an SQLite file, to search new documents against (scan --against)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -52,6 +53,8 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
             [CompletionResult]::new('--text-field', '--text-field', [CompletionResultType]::ParameterName, 'With --records jsonl: the field holding the text')
             [CompletionResult]::new('--id-field', '--id-field', [CompletionResultType]::ParameterName, 'With --records jsonl: the field holding the id (default: the line number)')
             [CompletionResult]::new('--fingerprints', '--fingerprints', [CompletionResultType]::ParameterName, 'Search fingerprints saved by `simdup fingerprint` instead of reading documents (`-`: stdin)')
+            [CompletionResult]::new('--against', '--against', [CompletionResultType]::ParameterName, 'Search the documents against the index FILE (`simdup index add`): only pairs with a document given here are reported')
+            [CompletionResult]::new('--cache', '--cache', [CompletionResultType]::ParameterName, 'Reuse the fingerprints of files unchanged since the last scan with this cache FILE (same path, size, time and feature options) and store the new ones in it (an SQLite file)')
             [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Near-duplicates are pairs whose exact Jaccard is at least T (0-1)')
             [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Near-duplicates are pairs whose exact Jaccard is at least T (0-1)')
             [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'Search radius: candidates differ in at most K bits, 0-32 (default: chosen by the cost model; 9 with --raw)')
@@ -220,6 +223,104 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'simdup;index' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Fingerprint files into the index; unchanged ones (same size and time) are not read again')
+            [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Drop the documents whose file no longer exists')
+            [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Say how many documents the index holds, and with which feature options')
+            [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List the stored documents: fingerprint, features, bytes, name')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'simdup;index;add' {
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The index: an SQLite file')
+            [CompletionResult]::new('--shingle', '--shingle', [CompletionResultType]::ParameterName, 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]')
+            [CompletionResult]::new('--hash', '--hash', [CompletionResultType]::ParameterName, 'The hash of each feature')
+            [CompletionResult]::new('--weight', '--weight', [CompletionResultType]::ParameterName, 'How much each feature counts')
+            [CompletionResult]::new('--vocabulary', '--vocabulary', [CompletionResultType]::ParameterName, 'Token weights, one `token weight` per line (htm.core vocabulary)')
+            [CompletionResult]::new('--exclude-tokens', '--exclude-tokens', [CompletionResultType]::ParameterName, 'Tokens to leave out, one per line')
+            [CompletionResult]::new('--frequency-floor', '--frequency-floor', [CompletionResultType]::ParameterName, 'Leave out the first N occurrences of each token in a document (htm.core)')
+            [CompletionResult]::new('--frequency-ceiling', '--frequency-ceiling', [CompletionResultType]::ParameterName, 'Keep at most N occurrences of each token in a document (htm.core)')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Only files matching GLOB; `!GLOB` excludes. Repeatable')
+            [CompletionResult]::new('--glob', '--glob', [CompletionResultType]::ParameterName, 'Only files matching GLOB; `!GLOB` excludes. Repeatable')
+            [CompletionResult]::new('--max-filesize', '--max-filesize', [CompletionResultType]::ParameterName, 'Skip files larger than SIZE (e.g. 512K, 10M, 2G)')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Worker threads (default: one per core)')
+            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Worker threads (default: one per core)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never')
+            [CompletionResult]::new('--case-sensitive', '--case-sensitive', [CompletionResultType]::ParameterName, 'Keep upper and lower case apart')
+            [CompletionResult]::new('--no-nfkc', '--no-nfkc', [CompletionResultType]::ParameterName, 'Do not apply Unicode NFKC normalisation')
+            [CompletionResult]::new('--keep-punctuation', '--keep-punctuation', [CompletionResultType]::ParameterName, 'Keep punctuation inside tokens instead of treating it as a separator')
+            [CompletionResult]::new('--token-similarity', '--token-similarity', [CompletionResultType]::ParameterName, 'Also add each word''s characters as features (htm.core)')
+            [CompletionResult]::new('--encode-orphans', '--encode-orphans', [CompletionResultType]::ParameterName, 'With --vocabulary: also encode tokens missing from it (weight 1)')
+            [CompletionResult]::new('--hidden', '--hidden', [CompletionResultType]::ParameterName, 'Include hidden files and directories')
+            [CompletionResult]::new('-L', '-L ', [CompletionResultType]::ParameterName, 'Follow symbolic links (loops are reported, not followed)')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Follow symbolic links (loops are reported, not followed)')
+            [CompletionResult]::new('--binary', '--binary', [CompletionResultType]::ParameterName, 'Read files that look binary (a NUL byte in the first 8 KiB)')
+            [CompletionResult]::new('--no-ignore', '--no-ignore', [CompletionResultType]::ParameterName, 'Do not honour .gitignore, .ignore and .simdupignore files')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Say nothing on stderr but errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Say nothing on stderr but errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also name every skipped and empty input on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also name every skipped and empty input on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'simdup;index;prune' {
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The index: an SQLite file')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'simdup;index;stats' {
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The index: an SQLite file')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'simdup;index;ls' {
+            [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The index: an SQLite file')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'simdup;index;help' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Fingerprint files into the index; unchanged ones (same size and time) are not read again')
+            [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Drop the documents whose file no longer exists')
+            [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Say how many documents the index holds, and with which feature options')
+            [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List the stored documents: fingerprint, features, bytes, name')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'simdup;index;help;add' {
+            break
+        }
+        'simdup;index;help;prune' {
+            break
+        }
+        'simdup;index;help;stats' {
+            break
+        }
+        'simdup;index;help;ls' {
+            break
+        }
+        'simdup;index;help;help' {
+            break
+        }
         'simdup;completions' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -242,6 +343,7 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
             [CompletionResult]::new('compare', 'compare', [CompletionResultType]::ParameterValue, 'Compare two documents: Hamming distance, similarity, exact Jaccard')
             [CompletionResult]::new('dedup', 'dedup', [CompletionResultType]::ParameterValue, 'Write the records that are not near-duplicates of an earlier one, in input order')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain a pair: distance, Jaccard, containment, shared passages and unique lines')
+            [CompletionResult]::new('index', 'index', [CompletionResultType]::ParameterValue, 'Keep fingerprints in an SQLite file, to search new documents against (scan --against)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -260,6 +362,25 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
             break
         }
         'simdup;help;explain' {
+            break
+        }
+        'simdup;help;index' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Fingerprint files into the index; unchanged ones (same size and time) are not read again')
+            [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Drop the documents whose file no longer exists')
+            [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Say how many documents the index holds, and with which feature options')
+            [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List the stored documents: fingerprint, features, bytes, name')
+            break
+        }
+        'simdup;help;index;add' {
+            break
+        }
+        'simdup;help;index;prune' {
+            break
+        }
+        'simdup;help;index;stats' {
+            break
+        }
+        'simdup;help;index;ls' {
             break
         }
         'simdup;help;completions' {

@@ -28,6 +28,7 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand compare 'Compare two documents: Hamming distance, similarity, exact Jaccard'
             cand dedup 'Write the records that are not near-duplicates of an earlier one, in input order'
             cand explain 'Explain a pair: distance, Jaccard, containment, shared passages and unique lines'
+            cand index 'Keep fingerprints in an SQLite file, to search new documents against (scan --against)'
             cand completions 'Print shell completions'
             cand man 'Print the man page (roff)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -48,6 +49,8 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand --text-field 'With --records jsonl: the field holding the text'
             cand --id-field 'With --records jsonl: the field holding the id (default: the line number)'
             cand --fingerprints 'Search fingerprints saved by `simdup fingerprint` instead of reading documents (`-`: stdin)'
+            cand --against 'Search the documents against the index FILE (`simdup index add`): only pairs with a document given here are reported'
+            cand --cache 'Reuse the fingerprints of files unchanged since the last scan with this cache FILE (same path, size, time and feature options) and store the new ones in it (an SQLite file)'
             cand -t 'Near-duplicates are pairs whose exact Jaccard is at least T (0-1)'
             cand --threshold 'Near-duplicates are pairs whose exact Jaccard is at least T (0-1)'
             cand -k 'Search radius: candidates differ in at most K bits, 0-32 (default: chosen by the cost model; 9 with --raw)'
@@ -211,6 +214,93 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'simdup;index'= {
+            cand --color 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand add 'Fingerprint files into the index; unchanged ones (same size and time) are not read again'
+            cand prune 'Drop the documents whose file no longer exists'
+            cand stats 'Say how many documents the index holds, and with which feature options'
+            cand ls 'List the stored documents: fingerprint, features, bytes, name'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'simdup;index;add'= {
+            cand --db 'The index: an SQLite file'
+            cand --shingle 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]'
+            cand --hash 'The hash of each feature'
+            cand --weight 'How much each feature counts'
+            cand --vocabulary 'Token weights, one `token weight` per line (htm.core vocabulary)'
+            cand --exclude-tokens 'Tokens to leave out, one per line'
+            cand --frequency-floor 'Leave out the first N occurrences of each token in a document (htm.core)'
+            cand --frequency-ceiling 'Keep at most N occurrences of each token in a document (htm.core)'
+            cand -g 'Only files matching GLOB; `!GLOB` excludes. Repeatable'
+            cand --glob 'Only files matching GLOB; `!GLOB` excludes. Repeatable'
+            cand --max-filesize 'Skip files larger than SIZE (e.g. 512K, 10M, 2G)'
+            cand -j 'Worker threads (default: one per core)'
+            cand --threads 'Worker threads (default: one per core)'
+            cand --color 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never'
+            cand --case-sensitive 'Keep upper and lower case apart'
+            cand --no-nfkc 'Do not apply Unicode NFKC normalisation'
+            cand --keep-punctuation 'Keep punctuation inside tokens instead of treating it as a separator'
+            cand --token-similarity 'Also add each word''s characters as features (htm.core)'
+            cand --encode-orphans 'With --vocabulary: also encode tokens missing from it (weight 1)'
+            cand --hidden 'Include hidden files and directories'
+            cand -L 'Follow symbolic links (loops are reported, not followed)'
+            cand --follow 'Follow symbolic links (loops are reported, not followed)'
+            cand --binary 'Read files that look binary (a NUL byte in the first 8 KiB)'
+            cand --no-ignore 'Do not honour .gitignore, .ignore and .simdupignore files'
+            cand -q 'Say nothing on stderr but errors'
+            cand --quiet 'Say nothing on stderr but errors'
+            cand -v 'Also name every skipped and empty input on stderr'
+            cand --verbose 'Also name every skipped and empty input on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'simdup;index;prune'= {
+            cand --db 'The index: an SQLite file'
+            cand --color 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'simdup;index;stats'= {
+            cand --db 'The index: an SQLite file'
+            cand --color 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'simdup;index;ls'= {
+            cand --db 'The index: an SQLite file'
+            cand --color 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'simdup;index;help'= {
+            cand add 'Fingerprint files into the index; unchanged ones (same size and time) are not read again'
+            cand prune 'Drop the documents whose file no longer exists'
+            cand stats 'Say how many documents the index holds, and with which feature options'
+            cand ls 'List the stored documents: fingerprint, features, bytes, name'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'simdup;index;help;add'= {
+        }
+        &'simdup;index;help;prune'= {
+        }
+        &'simdup;index;help;stats'= {
+        }
+        &'simdup;index;help;ls'= {
+        }
+        &'simdup;index;help;help'= {
+        }
         &'simdup;completions'= {
             cand --color 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never'
             cand -h 'Print help (see more with ''--help'')'
@@ -231,6 +321,7 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand compare 'Compare two documents: Hamming distance, similarity, exact Jaccard'
             cand dedup 'Write the records that are not near-duplicates of an earlier one, in input order'
             cand explain 'Explain a pair: distance, Jaccard, containment, shared passages and unique lines'
+            cand index 'Keep fingerprints in an SQLite file, to search new documents against (scan --against)'
             cand completions 'Print shell completions'
             cand man 'Print the man page (roff)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -244,6 +335,20 @@ set edit:completion:arg-completer[simdup] = {|@words|
         &'simdup;help;dedup'= {
         }
         &'simdup;help;explain'= {
+        }
+        &'simdup;help;index'= {
+            cand add 'Fingerprint files into the index; unchanged ones (same size and time) are not read again'
+            cand prune 'Drop the documents whose file no longer exists'
+            cand stats 'Say how many documents the index holds, and with which feature options'
+            cand ls 'List the stored documents: fingerprint, features, bytes, name'
+        }
+        &'simdup;help;index;add'= {
+        }
+        &'simdup;help;index;prune'= {
+        }
+        &'simdup;help;index;stats'= {
+        }
+        &'simdup;help;index;ls'= {
         }
         &'simdup;help;completions'= {
         }

@@ -34,6 +34,7 @@ complete -c simdup -n "__fish_simdup_needs_command" -f -a "fingerprint" -d 'Prin
 complete -c simdup -n "__fish_simdup_needs_command" -f -a "compare" -d 'Compare two documents: Hamming distance, similarity, exact Jaccard'
 complete -c simdup -n "__fish_simdup_needs_command" -f -a "dedup" -d 'Write the records that are not near-duplicates of an earlier one, in input order'
 complete -c simdup -n "__fish_simdup_needs_command" -f -a "explain" -d 'Explain a pair: distance, Jaccard, containment, shared passages and unique lines'
+complete -c simdup -n "__fish_simdup_needs_command" -f -a "index" -d 'Keep fingerprints in an SQLite file, to search new documents against (scan --against)'
 complete -c simdup -n "__fish_simdup_needs_command" -f -a "completions" -d 'Print shell completions'
 complete -c simdup -n "__fish_simdup_needs_command" -f -a "man" -d 'Print the man page (roff)'
 complete -c simdup -n "__fish_simdup_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -55,6 +56,8 @@ jsonl\t'One JSON object per line'"
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l text-field -d 'With --records jsonl: the field holding the text' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l id-field -d 'With --records jsonl: the field holding the id (default: the line number)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l fingerprints -d 'Search fingerprints saved by `simdup fingerprint` instead of reading documents (`-`: stdin)' -r -F
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l against -d 'Search the documents against the index FILE (`simdup index add`): only pairs with a document given here are reported' -r -F
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l cache -d 'Reuse the fingerprints of files unchanged since the last scan with this cache FILE (same path, size, time and feature options) and store the new ones in it (an SQLite file)' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -s t -l threshold -d 'Near-duplicates are pairs whose exact Jaccard is at least T (0-1)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -s k -l max-distance -d 'Search radius: candidates differ in at most K bits, 0-32 (default: chosen by the cost model; 9 with --raw)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l method -d 'How candidate pairs are found' -r -f -a "exact\t'Permuted block tables: every pair within k (default)'
@@ -215,6 +218,68 @@ complete -c simdup -n "__fish_simdup_using_subcommand explain" -l encode-orphans
 complete -c simdup -n "__fish_simdup_using_subcommand explain" -l binary -d 'Read files that look binary (a NUL byte in the first 8 KiB)'
 complete -c simdup -n "__fish_simdup_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c simdup -n "__fish_simdup_using_subcommand explain" -s V -l version -d 'Print version'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and not __fish_seen_subcommand_from add prune stats ls help" -l color -d 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set or TERM is dumb'
+always\t'Always'
+never\t'Never'"
+complete -c simdup -n "__fish_simdup_using_subcommand index; and not __fish_seen_subcommand_from add prune stats ls help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and not __fish_seen_subcommand_from add prune stats ls help" -s V -l version -d 'Print version'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and not __fish_seen_subcommand_from add prune stats ls help" -f -a "add" -d 'Fingerprint files into the index; unchanged ones (same size and time) are not read again'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and not __fish_seen_subcommand_from add prune stats ls help" -f -a "prune" -d 'Drop the documents whose file no longer exists'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and not __fish_seen_subcommand_from add prune stats ls help" -f -a "stats" -d 'Say how many documents the index holds, and with which feature options'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and not __fish_seen_subcommand_from add prune stats ls help" -f -a "ls" -d 'List the stored documents: fingerprint, features, bytes, name'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and not __fish_seen_subcommand_from add prune stats ls help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l db -d 'The index: an SQLite file' -r -F
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l shingle -d 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]' -r
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l hash -d 'The hash of each feature' -r -f -a "xxh3\t'xxh3-64, seed 0'
+sha3\t'SHAKE256, first 8 bytes little-endian'"
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l weight -d 'How much each feature counts' -r -f -a "tf\t'Term frequency in the document'
+binary\t'Every distinct feature counts once'"
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l vocabulary -d 'Token weights, one `token weight` per line (htm.core vocabulary)' -r -F
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l exclude-tokens -d 'Tokens to leave out, one per line' -r -F
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l frequency-floor -d 'Leave out the first N occurrences of each token in a document (htm.core)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l frequency-ceiling -d 'Keep at most N occurrences of each token in a document (htm.core)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -s g -l glob -d 'Only files matching GLOB; `!GLOB` excludes. Repeatable' -r
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l max-filesize -d 'Skip files larger than SIZE (e.g. 512K, 10M, 2G)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -s j -l threads -d 'Worker threads (default: one per core)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l color -d 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set or TERM is dumb'
+always\t'Always'
+never\t'Never'"
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l case-sensitive -d 'Keep upper and lower case apart'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l no-nfkc -d 'Do not apply Unicode NFKC normalisation'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l keep-punctuation -d 'Keep punctuation inside tokens instead of treating it as a separator'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l token-similarity -d 'Also add each word\'s characters as features (htm.core)'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l encode-orphans -d 'With --vocabulary: also encode tokens missing from it (weight 1)'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l hidden -d 'Include hidden files and directories'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -s L -l follow -d 'Follow symbolic links (loops are reported, not followed)'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l binary -d 'Read files that look binary (a NUL byte in the first 8 KiB)'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l no-ignore -d 'Do not honour .gitignore, .ignore and .simdupignore files'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Say nothing on stderr but errors'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -s v -l verbose -d 'Also name every skipped and empty input on stderr'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from prune" -l db -d 'The index: an SQLite file' -r -F
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from prune" -l color -d 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set or TERM is dumb'
+always\t'Always'
+never\t'Never'"
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from prune" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from prune" -s V -l version -d 'Print version'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from stats" -l db -d 'The index: an SQLite file' -r -F
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from stats" -l color -d 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set or TERM is dumb'
+always\t'Always'
+never\t'Never'"
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from stats" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from stats" -s V -l version -d 'Print version'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from ls" -l db -d 'The index: an SQLite file' -r -F
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from ls" -l color -d 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set or TERM is dumb'
+always\t'Always'
+never\t'Never'"
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from ls" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from ls" -s V -l version -d 'Print version'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from help" -f -a "add" -d 'Fingerprint files into the index; unchanged ones (same size and time) are not read again'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from help" -f -a "prune" -d 'Drop the documents whose file no longer exists'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from help" -f -a "stats" -d 'Say how many documents the index holds, and with which feature options'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from help" -f -a "ls" -d 'List the stored documents: fingerprint, features, bytes, name'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c simdup -n "__fish_simdup_using_subcommand completions" -l color -d 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set or TERM is dumb'
 always\t'Always'
 never\t'Never'"
@@ -225,11 +290,16 @@ always\t'Always'
 never\t'Never'"
 complete -c simdup -n "__fish_simdup_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c simdup -n "__fish_simdup_using_subcommand man" -s V -l version -d 'Print version'
-complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain completions man help" -f -a "scan" -d 'Find near-duplicate pairs and groups among documents'
-complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain completions man help" -f -a "fingerprint" -d 'Print the SimHash fingerprint of each document'
-complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain completions man help" -f -a "compare" -d 'Compare two documents: Hamming distance, similarity, exact Jaccard'
-complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain completions man help" -f -a "dedup" -d 'Write the records that are not near-duplicates of an earlier one, in input order'
-complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain completions man help" -f -a "explain" -d 'Explain a pair: distance, Jaccard, containment, shared passages and unique lines'
-complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain completions man help" -f -a "completions" -d 'Print shell completions'
-complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain completions man help" -f -a "man" -d 'Print the man page (roff)'
-complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain index completions man help" -f -a "scan" -d 'Find near-duplicate pairs and groups among documents'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain index completions man help" -f -a "fingerprint" -d 'Print the SimHash fingerprint of each document'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain index completions man help" -f -a "compare" -d 'Compare two documents: Hamming distance, similarity, exact Jaccard'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain index completions man help" -f -a "dedup" -d 'Write the records that are not near-duplicates of an earlier one, in input order'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain index completions man help" -f -a "explain" -d 'Explain a pair: distance, Jaccard, containment, shared passages and unique lines'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain index completions man help" -f -a "index" -d 'Keep fingerprints in an SQLite file, to search new documents against (scan --against)'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain index completions man help" -f -a "completions" -d 'Print shell completions'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain index completions man help" -f -a "man" -d 'Print the man page (roff)'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain index completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and __fish_seen_subcommand_from index" -f -a "add" -d 'Fingerprint files into the index; unchanged ones (same size and time) are not read again'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and __fish_seen_subcommand_from index" -f -a "prune" -d 'Drop the documents whose file no longer exists'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and __fish_seen_subcommand_from index" -f -a "stats" -d 'Say how many documents the index holds, and with which feature options'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and __fish_seen_subcommand_from index" -f -a "ls" -d 'List the stored documents: fingerprint, features, bytes, name'

@@ -17,6 +17,7 @@
 pub mod diag;
 pub mod error;
 pub mod fingerprint;
+pub mod index;
 pub mod input;
 pub mod jobs;
 pub(crate) mod parallel;

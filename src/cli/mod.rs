@@ -10,6 +10,7 @@ mod dedup;
 mod explain;
 mod fingerprint;
 mod generate;
+mod index;
 mod scan;
 
 use std::path::PathBuf;
@@ -86,7 +87,7 @@ impl ColorArg {
 pub enum Command {
     /// Find near-duplicate pairs and groups among documents.
     #[command(after_help = SCAN_EXAMPLES)]
-    Scan(scan::ScanArgs),
+    Scan(Box<scan::ScanArgs>),
     /// Print the SimHash fingerprint of each document.
     #[command(after_help = FINGERPRINT_EXAMPLES)]
     Fingerprint(fingerprint::FingerprintArgs),
@@ -99,6 +100,9 @@ pub enum Command {
     /// Explain a pair: distance, Jaccard, containment, shared passages and unique lines.
     #[command(after_help = EXPLAIN_EXAMPLES)]
     Explain(explain::ExplainArgs),
+    /// Keep fingerprints in an SQLite file, to search new documents against (scan --against).
+    #[command(after_help = INDEX_EXAMPLES)]
+    Index(index::IndexArgs),
     /// Print shell completions.
     #[command(
         after_help = "Example:\n  simdup completions bash > ~/.local/share/bash-completion/completions/simdup"
@@ -195,6 +199,13 @@ Exit codes:
   2  an error: bad arguments, an unreadable input, a malformed record (reported with its
      line; the rest of the stream is still filtered unless --strict)";
 
+const INDEX_EXAMPLES: &str = "\
+Examples:
+  simdup index add docs/ --db corpus.db        store docs/' fingerprints (again: only changes)
+  simdup index stats --db corpus.db
+  simdup index prune --db corpus.db            forget documents that are gone
+  simdup scan notes.txt --against corpus.db    new documents near stored ones";
+
 /// How stdin is cut into records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum RecordsArg {
@@ -234,12 +245,13 @@ pub fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<Finished> {
     match cli.command {
         Command::Scan(mut args) => {
             let allowlist = config::load(&mut args, matches.subcommand_matches("scan"))?;
-            scan::run(args, cli.color, allowlist.as_ref())
+            scan::run(*args, cli.color, allowlist.as_ref())
         }
         Command::Fingerprint(args) => fingerprint::run(args),
         Command::Compare(args) => compare::run(args),
         Command::Dedup(args) => dedup::run(args),
         Command::Explain(args) => explain::run(args, cli.color),
+        Command::Index(args) => index::run(args),
         Command::Completions { shell } => generate::completions(shell),
         Command::Man => generate::man(),
     }

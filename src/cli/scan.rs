@@ -80,6 +80,16 @@ pub struct ScanArgs {
     #[arg(long, value_name = "FILE", num_args = 1.., help_heading = "Input")]
     pub fingerprints: Vec<PathBuf>,
 
+    /// Search the documents against the index FILE (`simdup index add`): only pairs with a
+    /// document given here are reported.
+    #[arg(long, value_name = "FILE", help_heading = "Input")]
+    pub against: Option<PathBuf>,
+
+    /// Reuse the fingerprints of files unchanged since the last scan with this cache FILE (same
+    /// path, size, time and feature options) and store the new ones in it (an SQLite file).
+    #[arg(long, value_name = "FILE", help_heading = "Input")]
+    pub cache: Option<PathBuf>,
+
     /// Near-duplicates are pairs whose exact Jaccard is at least T (0-1).
     #[arg(short = 't', long, value_name = "T", alias = "min-jaccard",
           default_value = super::args::defaults::THRESHOLD, value_parser = parse_fraction,
@@ -363,6 +373,7 @@ fn options(args: &ScanArgs) -> anyhow::Result<ScanOptions> {
         min_features: args.search.min_features,
         short_texts: args.features.shingle.is_none(),
         progress: !args.quiet,
+        cache: args.cache.clone(),
     })
 }
 
@@ -374,6 +385,24 @@ fn threshold_given(args: &ScanArgs) -> bool {
 /// Chooses the input mode; conflicting modes, and options the mode would
 /// ignore, are errors.
 fn inputs(args: &ScanArgs) -> anyhow::Result<Inputs> {
+    let new = new_inputs(args)?;
+    match &args.against {
+        Some(index) if matches!(new, Inputs::Paths(_) | Inputs::FilesFrom { .. }) => {
+            Ok(Inputs::Against {
+                index: index.clone(),
+                new: Box::new(new),
+            })
+        }
+        Some(_) => anyhow::bail!(
+            "--against searches files (PATHs or --files-from) against the index, \
+             not records or saved fingerprints"
+        ),
+        None => Ok(new),
+    }
+}
+
+/// The inputs as given, before `--against`.
+fn new_inputs(args: &ScanArgs) -> anyhow::Result<Inputs> {
     let stdin_records = args.paths.len() == 1 && simdup::jobs::is_stdin(&args.paths[0]);
     if !stdin_records && args.paths.iter().any(|path| simdup::jobs::is_stdin(path)) {
         anyhow::bail!(

@@ -10,6 +10,7 @@
 //! - [`dedup`]: the records of a stream that are not near-duplicates of
 //!   an earlier one, decided in input order as they stream.
 //! - [`explain`]: why two documents are near: shared passages by line.
+//! - [`index`]: documents added to (or pruned from) a stored corpus.
 //!
 //! A new subcommand's work goes in a new module here; its arguments and
 //! output go in the binary's `cli` module.
@@ -18,6 +19,7 @@ pub mod compare;
 pub mod dedup;
 pub mod explain;
 pub mod fingerprint;
+pub mod index;
 pub mod scan;
 
 /// Whether a path argument stands for standard input.

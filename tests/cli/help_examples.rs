@@ -84,6 +84,7 @@ fn every_help_example_runs_on_the_fixtures() {
         Some("fingerprint"),
         Some("compare"),
         Some("dedup"),
+        Some("index"),
         Some("completions"),
     ] {
         let mut help = dir.simdup();

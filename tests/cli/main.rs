@@ -11,6 +11,7 @@ mod dedup;
 mod explain;
 mod fingerprint;
 mod help_examples;
+mod index;
 mod input_rules;
 mod inputs;
 mod readme;

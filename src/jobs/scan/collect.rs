@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use crate::diag::Diagnostics;
 use crate::fingerprint::Fingerprint;
+use crate::index::Stamp;
 use crate::input::{
     Declarations, FileDocument, FingerprintBlock, FingerprintBlocks, FingerprintRecord, Outcome,
     RecordBlocks, RecordOptions, Walk, WalkOptions,
@@ -14,6 +15,7 @@ use crate::input::{
 use crate::parallel::{FILES_PER_TASK, for_each_ordered, for_each_ordered_chunked};
 use crate::progress::Progress;
 
+use super::cache::Cache;
 use super::documents::{DocumentName, Documents, Origin};
 use super::short::{Measures, Prefix};
 
@@ -26,6 +28,7 @@ pub fn collect_paths(
     documents: &mut Documents,
     diag: &mut Diagnostics,
     wants_progress: bool,
+    cache: Option<&Cache>,
 ) {
     let progress = Progress::new(wants_progress, None);
     let walk = progress.counting(Walk::new(paths, walk_options));
@@ -37,7 +40,24 @@ pub fn collect_paths(
                 if file.explicit && is_fifo(&file.path) {
                     return fingerprint_piped(measures, file, walk_options);
                 }
-                fingerprint_file(measures, &file, walk_options).map(|(fingerprint, short_text)| {
+                let cached = cache.map(|cache| (cache, cache.lookup(&file.path)));
+                let fingerprinted = match cached {
+                    Some((_, Ok((fingerprint, short_text))))
+                        if walk_options
+                            .max_filesize
+                            .is_none_or(|max| fingerprint.bytes <= max) =>
+                    {
+                        Outcome::Done((
+                            fingerprint,
+                            short_text.filter(|_| measures.short.is_some()),
+                        ))
+                    }
+                    Some((cache, Err(stamp))) => {
+                        fingerprint_file(measures, &file, walk_options, Some((cache, stamp)))
+                    }
+                    _ => fingerprint_file(measures, &file, walk_options, None),
+                };
+                fingerprinted.map(|(fingerprint, short_text)| {
                     let name = file.path.into_os_string().into_encoded_bytes();
                     let name = DocumentName::Bytes(name);
                     (name, Origin::File, fingerprint, short_text)
@@ -69,17 +89,28 @@ fn is_fifo(path: &std::path::Path) -> bool {
 
 /// Opens, sniffs and fingerprints one file; with `short`, a file that is a
 /// short text also gets its character-pair fingerprint (its first bytes
-/// are kept as it is read, so it is read once).
+/// are kept as it is read, so it is read once). With a cache, the
+/// fingerprint is remembered for it under the stamp taken before reading.
 fn fingerprint_file(
     measures: &Measures,
     file: &FileDocument,
     walk_options: &WalkOptions,
+    cache: Option<(&Cache, Stamp)>,
 ) -> Outcome<(Fingerprint, Option<Fingerprint>)> {
     crate::input::open_document(file, walk_options).and_then(|reader| {
         let mut prefix = Prefix::new(reader);
         match measures.fingerprinter.fingerprint_reader(&mut prefix) {
             Ok(fingerprint) => {
                 let short_text = measures.short_text(prefix.whole());
+                if let Some((cache, stamp)) = cache {
+                    let stored = match measures.short {
+                        Some(_) => short_text,
+                        None => prefix
+                            .whole()
+                            .and_then(|text| cache.short.fingerprint(text)),
+                    };
+                    cache.remember(&file.path, stamp, fingerprint, stored);
+                }
                 Outcome::Done((fingerprint, short_text))
             }
             Err(source) => Outcome::Failed(crate::Error::io_named(&file.display, source)),

@@ -71,6 +71,10 @@ pub struct Class {
     /// The character-pair fingerprint, when a member is a short text
     /// (see `short`).
     pub short_text: Option<ShortText>,
+    /// The digest of the class's features (0: not known, as for saved
+    /// fingerprints and classes matched by content): the key of its
+    /// verdicts in a scan cache.
+    pub digest: u64,
 }
 
 /// The character-pair fingerprint of a short text.
@@ -125,6 +129,9 @@ pub struct Documents {
     /// Copies of piped documents.
     piped: HashMap<DocId, Arc<File>>,
     min_features: u64,
+    /// The first new document: those before it come from a stored corpus
+    /// (`scan --against`), and pairs of two of them are not reported.
+    pub fresh_from: DocId,
 }
 
 impl Documents {
@@ -153,6 +160,7 @@ impl Documents {
             text_starts: Vec::new(),
             piped: HashMap::new(),
             min_features,
+            fresh_from: 0,
         }
     }
 
@@ -306,6 +314,10 @@ impl Documents {
                     first: id,
                     exact_only,
                     short_text,
+                    digest: match key {
+                        Some(_) if !exact_only => fingerprint.feature_digest,
+                        _ => 0,
+                    },
                 });
                 if let Some(text) = text {
                     self.keep_text(&text, diag);

@@ -11,14 +11,16 @@
 //! about single inputs are reported and counted in [`Diagnostics`]; only
 //! errors that make the whole run meaningless are returned.
 
+mod against;
 pub mod allowlist;
 pub mod baseline;
+mod cache;
 mod collect;
 mod documents;
 mod listing;
 mod radius;
 pub mod regions;
-mod short;
+pub(crate) mod short;
 mod sources;
 
 use std::path::PathBuf;
@@ -67,6 +69,14 @@ pub enum Inputs {
     Records(RecordOptions),
     /// Fingerprints saved by `simdup fingerprint` (`-`: stdin).
     Fingerprints(Vec<PathBuf>),
+    /// New documents searched against a stored corpus (`simdup index`):
+    /// only pairs with at least one new document are reported.
+    Against {
+        /// The index file.
+        index: PathBuf,
+        /// The new documents (paths or a path list).
+        new: Box<Inputs>,
+    },
 }
 
 /// What a scan reports.
@@ -111,6 +121,9 @@ pub struct ScanOptions {
     pub short_texts: bool,
     /// Draw a progress bar (when stderr is a terminal).
     pub progress: bool,
+    /// Take the fingerprints of unchanged files from this SQLite file
+    /// (`simdup index`'s format) and store the new ones in it.
+    pub cache: Option<PathBuf>,
 }
 
 /// What the search and verification stages found, before naming.
@@ -142,14 +155,25 @@ pub fn scan(
         short: (verifying && options.short_texts).then(|| ShortTexts::new(&options.features)),
         fingerprinter,
     };
-    let provenance = collect(inputs, options, &measures, &mut documents, diag)?;
+    let cache = open_cache(inputs, options, diag);
+    let cached = cache.as_ref().map(|(_, cache)| cache);
+    let provenance = collect(inputs, options, &measures, &mut documents, diag, cached)?;
     documents.finish();
     let collected = Instant::now();
     let fingerprint_seconds = (collected - started).as_secs_f64();
-    let found = match options.mode {
+    let mut found = match options.mode {
         Mode::Raw => raw(&mut documents, options)?,
-        Mode::Verified { threshold } => verified(&documents, &measures, options, threshold, diag)?,
+        Mode::Verified { threshold } => {
+            verified(&documents, &measures, options, threshold, diag, cached)?
+        }
     };
+    if let Some((mut store, cache)) = cache {
+        let (hits, stored) = cache.finish(&mut store, &options.features, diag);
+        diag.note(format_args!(
+            "cache: {hits} fingerprints reused, {stored} stored"
+        ));
+    }
+    against::keep_new(&mut found.listing, &documents);
     let verified_at = Instant::now();
     let pairs = found.listing.pairs;
     let groups = report_groups(found.listing.groups);
@@ -250,6 +274,7 @@ fn verified(
     options: &ScanOptions,
     threshold: f64,
     diag: &mut Diagnostics,
+    cache: Option<&cache::Cache>,
 ) -> crate::Result<Found> {
     let classes = documents.classes();
     let members = documents.members();
@@ -273,6 +298,7 @@ fn verified(
         options,
         threshold,
         diag,
+        cache,
     )?;
     let texts = match short {
         Some(_) => Some(space(
@@ -284,6 +310,7 @@ fn verified(
             options,
             threshold,
             diag,
+            None,
         )?),
         None => None,
     };
@@ -383,6 +410,7 @@ fn space(
     options: &ScanOptions,
     threshold: f64,
     diag: &mut Diagnostics,
+    cache: Option<&cache::Cache>,
 ) -> crate::Result<SpaceFound> {
     let classes = documents.classes();
     // When every document is a short text (records, mostly), no pair is
@@ -485,12 +513,32 @@ fn space(
         }
     };
     // A class pair with no document pair of this space needs no reading.
+    // Against a stored corpus, pairs of two stored classes are not asked.
+    let fresh = |class: ClassId| {
+        members
+            .of(class)
+            .last()
+            .is_some_and(|&id| id >= documents.fresh_from)
+    };
     let counted: Vec<&search::Pair> = outcome
         .pairs
         .iter()
-        .filter(|pair| weight(pair) > 0)
+        .filter(|pair| weight(pair) > 0 && (fresh(pair.a) || fresh(pair.b)))
         .collect();
-    let class_pairs: Vec<(u32, u32)> = counted.iter().map(|p| (p.a, p.b)).collect();
+    // Pairs a scan cache has decided before are not read again.
+    let digest = |class: ClassId| classes[class as usize].digest;
+    let remembered: Vec<Option<Verdict>> = counted
+        .iter()
+        .map(|pair| {
+            cache.and_then(|cache| cache.verdict(digest(pair.a), digest(pair.b), threshold))
+        })
+        .collect();
+    let class_pairs: Vec<(u32, u32)> = counted
+        .iter()
+        .zip(&remembered)
+        .filter(|(_, known)| known.is_none())
+        .map(|(p, _)| (p.a, p.b))
+        .collect();
     let checking = Progress::spinner(
         options.progress,
         &format!("verifying {} candidate pairs", class_pairs.len()),
@@ -512,9 +560,24 @@ fn space(
     for (_, error) in &checked.failures {
         diag.error(format_args!("{error} (while verifying)"));
     }
+    let mut fresh = checked.verdicts.iter();
+    let verdicts: Vec<Verdict> = counted
+        .iter()
+        .zip(&remembered)
+        .map(|(pair, known)| match known {
+            Some(verdict) => *verdict,
+            None => {
+                let verdict = fresh.next().copied().unwrap_or(Verdict::Unverified);
+                if let Some(cache) = cache {
+                    cache.remember_verdict(digest(pair.a), digest(pair.b), verdict, threshold);
+                }
+                verdict
+            }
+        })
+        .collect();
     let mut near = Vec::new();
     let (mut below_threshold, mut unverified) = (0u64, 0u64);
-    for (pair, verdict) in counted.iter().zip(&checked.verdicts) {
+    for (pair, verdict) in counted.iter().zip(&verdicts) {
         match *verdict {
             Verdict::Near(jaccard) => near.push(ClassPair {
                 a: pair.a,
@@ -555,26 +618,24 @@ fn collect(
     measures: &Measures,
     documents: &mut Documents,
     diag: &mut Diagnostics,
+    cache: Option<&cache::Cache>,
 ) -> crate::Result<Option<Provenance>> {
-    match inputs {
-        Inputs::Paths(paths) => collect::collect_paths(
+    let cached = |paths: &[PathBuf], documents: &mut Documents, diag: &mut Diagnostics| {
+        collect::collect_paths(
             paths,
             &options.walk,
             measures,
             documents,
             diag,
             options.progress,
-        ),
+            cache,
+        );
+    };
+    match inputs {
+        Inputs::Paths(paths) => cached(paths, documents, diag),
         Inputs::FilesFrom { list, separator } => {
             let paths = read_list(list, *separator)?;
-            collect::collect_paths(
-                &paths,
-                &options.walk,
-                measures,
-                documents,
-                diag,
-                options.progress,
-            )
+            cached(&paths, documents, diag)
         }
         Inputs::Records(record_options) => collect::collect_records(
             std::io::stdin(),
@@ -601,8 +662,36 @@ fn collect(
             }
             return Ok(declared.provenance);
         }
+        Inputs::Against { index, new } => {
+            against::collect_stored(index, options, documents, diag)?;
+            return collect(new, options, measures, documents, diag, cache);
+        }
     }
     Ok(None)
+}
+
+/// The scan cache, when one is asked for and can be used (files only, not
+/// with `--binary`).
+fn open_cache(
+    inputs: &Inputs,
+    options: &ScanOptions,
+    diag: &Diagnostics,
+) -> Option<(crate::index::Store, cache::Cache)> {
+    let file = options.cache.as_deref()?;
+    let files = match inputs {
+        Inputs::Paths(_) | Inputs::FilesFrom { .. } => true,
+        Inputs::Against { new, .. } => matches!(**new, Inputs::Paths(_) | Inputs::FilesFrom { .. }),
+        Inputs::Records(_) | Inputs::Fingerprints(_) => false,
+    };
+    if !files {
+        diag.warn("--cache applies to files, not records or saved fingerprints");
+        return None;
+    }
+    if options.walk.binary {
+        diag.warn("--cache is not used with --binary");
+        return None;
+    }
+    cache::Cache::open(file, &options.features, diag)
 }
 
 /// Groups numbered from 1.

@@ -71,6 +71,7 @@ fn scan_dir_with(
         min_features: 1,
         short_texts,
         progress: false,
+        cache: None,
     };
     let mut diag = Diagnostics::new(false);
     let report = scan(&Inputs::Paths(vec![dir.to_path_buf()]), &options, &mut diag).unwrap();

@@ -1,0 +1,144 @@
+//! `simdup index`: a stored corpus of fingerprints in one SQLite file.
+
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+
+use simdup::diag::Diagnostics;
+use simdup::index::Store;
+
+use super::Finished;
+use super::args::{FeatureArgs, WalkArgs};
+
+/// Arguments of `simdup index`.
+#[derive(Args, Debug)]
+pub struct IndexArgs {
+    /// What to do with the index.
+    #[command(subcommand)]
+    pub action: IndexAction,
+}
+
+/// The index's subcommands.
+#[derive(Subcommand, Debug)]
+pub enum IndexAction {
+    /// Fingerprint files into the index; unchanged ones (same size and time) are not read again.
+    Add(AddArgs),
+    /// Drop the documents whose file no longer exists.
+    Prune(DbArg),
+    /// Say how many documents the index holds, and with which feature options.
+    Stats(DbArg),
+    /// List the stored documents: fingerprint, features, bytes, name.
+    Ls(DbArg),
+}
+
+/// The index file.
+#[derive(Args, Debug)]
+pub struct DbArg {
+    /// The index: an SQLite file.
+    #[arg(long, value_name = "FILE")]
+    pub db: PathBuf,
+}
+
+/// Arguments of `simdup index add`.
+#[derive(Args, Debug)]
+pub struct AddArgs {
+    /// Files and directories to add (stored by the path as given).
+    #[arg(value_name = "PATH", required = true)]
+    pub paths: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub db: DbArg,
+
+    #[command(flatten)]
+    pub features: FeatureArgs,
+
+    #[command(flatten)]
+    pub walk: WalkArgs,
+
+    /// Say nothing on stderr but errors.
+    #[arg(short, long)]
+    pub quiet: bool,
+
+    /// Also name every skipped and empty input on stderr.
+    #[arg(short, long, conflicts_with = "quiet")]
+    pub verbose: bool,
+
+    /// Worker threads (default: one per core).
+    #[arg(short = 'j', long, value_name = "N", default_value_t = 0)]
+    pub threads: usize,
+}
+
+/// Runs `simdup index`.
+pub fn run(args: IndexArgs) -> anyhow::Result<Finished> {
+    match args.action {
+        IndexAction::Add(args) => add(args),
+        IndexAction::Prune(db) => {
+            let mut store = Store::open(&db.db, false)?;
+            let gone = simdup::jobs::index::prune(&mut store)?;
+            let stdout = io::stdout();
+            let mut out = BufWriter::new(stdout.lock());
+            for name in &gone {
+                writeln!(out, "pruned  {}", String::from_utf8_lossy(name))?;
+            }
+            out.flush()?;
+            eprintln!("{} documents pruned", gone.len());
+            Ok(Finished::ran(false))
+        }
+        IndexAction::Stats(db) => {
+            let store = Store::open(&db.db, false)?;
+            let stats = store.stats()?;
+            println!("documents  {}", stats.documents);
+            println!("bytes      {}", stats.bytes);
+            println!(
+                "features   {}",
+                stats.features.as_deref().unwrap_or("(none yet)")
+            );
+            println!(
+                "digest     {}",
+                stats.digest.as_deref().unwrap_or("(none yet)")
+            );
+            println!("schema     {}", simdup::index::SCHEMA_VERSION);
+            Ok(Finished::ran(false))
+        }
+        IndexAction::Ls(db) => {
+            let store = Store::open(&db.db, false)?;
+            let stdout = io::stdout();
+            let mut out = BufWriter::new(stdout.lock());
+            for entry in store.entries()? {
+                writeln!(
+                    out,
+                    "{:016x}  {:>8}  {:>10}  {}",
+                    entry.fingerprint.simhash,
+                    entry.fingerprint.features,
+                    entry.size,
+                    String::from_utf8_lossy(&entry.name)
+                )?;
+            }
+            out.flush()?;
+            Ok(Finished::ran(false))
+        }
+    }
+}
+
+fn add(args: AddArgs) -> anyhow::Result<Finished> {
+    super::set_threads(args.threads)?;
+    if args.paths.iter().any(|path| simdup::jobs::is_stdin(path)) {
+        anyhow::bail!("index add reads files and directories, not stdin");
+    }
+    let features = args.features.to_options()?;
+    let walk = args.walk.to_options()?;
+    let mut diag = Diagnostics::new(args.verbose);
+    let mut store = Store::open(&args.db.db, true)?;
+    let summary = simdup::jobs::index::add(&mut store, &args.paths, &walk, &features, &mut diag)?;
+    if !args.quiet {
+        eprintln!(
+            "{}: {} added, {} updated, {} unchanged",
+            args.db.db.display(),
+            summary.added,
+            summary.updated,
+            summary.unchanged
+        );
+    }
+    Ok(Finished::ran(diag.errored()))
+}

@@ -1,0 +1,454 @@
+//! A stored corpus: one SQLite file holding the fingerprint of each
+//! document, so later runs can search new documents against it
+//! (`scan --against`) or skip files that did not change (`scan --cache`,
+//! `index add`).
+//!
+//! The file has two tables: `meta` (the feature options the fingerprints
+//! were made with, as `describe` and `digest` say them) and `documents`
+//! (one row per document: its name, size, modification time, content hash,
+//! SimHash, feature count, feature digest and, for a short text, its
+//! character-pair fingerprint). Every write is one transaction in WAL mode;
+//! a busy timeout makes concurrent writers wait for each other. The schema
+//! version is kept in `PRAGMA user_version`: a file of a version this build
+//! does not know is refused, never rewritten.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+
+use crate::Error;
+use crate::fingerprint::{FeatureOptions, Fingerprint};
+
+/// The schema version this build reads and writes.
+pub const SCHEMA_VERSION: i64 = 1;
+
+/// How long a writer waits for another one before giving up.
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(60);
+
+const SCHEMA: &str = "
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE documents (
+    name BLOB PRIMARY KEY,
+    size INTEGER NOT NULL,
+    mtime INTEGER NOT NULL,
+    content_hash INTEGER NOT NULL,
+    simhash INTEGER NOT NULL,
+    features INTEGER NOT NULL,
+    feature_digest INTEGER NOT NULL,
+    short_simhash INTEGER,
+    short_features INTEGER
+) WITHOUT ROWID;
+CREATE TABLE verdicts (
+    a INTEGER NOT NULL,
+    b INTEGER NOT NULL,
+    jaccard REAL,
+    threshold REAL NOT NULL,
+    PRIMARY KEY (a, b)
+) WITHOUT ROWID;
+";
+
+/// One stored document.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Its name: the path as it was given (bytes: any path).
+    pub name: Vec<u8>,
+    /// Its size in bytes when fingerprinted.
+    pub size: u64,
+    /// Its modification time when fingerprinted, in nanoseconds since the
+    /// Unix epoch.
+    pub mtime: i64,
+    /// Its fingerprint.
+    pub fingerprint: Fingerprint,
+    /// Its character-pair fingerprint, when it is a short text.
+    pub short_text: Option<Fingerprint>,
+}
+
+/// A verification remembered by a scan cache: the exact Jaccard of two
+/// feature sets, named by their digests (`a < b`), or that it was below
+/// `threshold`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StoredVerdict {
+    /// The smaller feature digest.
+    pub a: u64,
+    /// The larger one.
+    pub b: u64,
+    /// The exact Jaccard, when it was at least the threshold.
+    pub jaccard: Option<f64>,
+    /// The threshold of the run that decided it.
+    pub threshold: f64,
+}
+
+/// What is known of a file on disk, to tell whether it changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stamp {
+    /// Size in bytes.
+    pub size: u64,
+    /// Modification time, nanoseconds since the Unix epoch.
+    pub mtime: i64,
+}
+
+impl Stamp {
+    /// The stamp of a file's metadata.
+    pub fn of(metadata: &std::fs::Metadata) -> Stamp {
+        let mtime = metadata.modified().ok().map_or(0, |time| {
+            match time.duration_since(std::time::UNIX_EPOCH) {
+                Ok(after) => i64::try_from(after.as_nanos()).unwrap_or(i64::MAX),
+                Err(before) => -i64::try_from(before.duration().as_nanos()).unwrap_or(i64::MAX),
+            }
+        });
+        Stamp {
+            size: metadata.len(),
+            mtime,
+        }
+    }
+}
+
+/// Counts of what a store holds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StoreStats {
+    /// Documents stored.
+    pub documents: u64,
+    /// Their bytes in all.
+    pub bytes: u64,
+    /// The feature options, as `describe` says them (if any were recorded).
+    pub features: Option<String>,
+    /// Their digest.
+    pub digest: Option<String>,
+}
+
+/// An open store.
+#[derive(Debug)]
+pub struct Store {
+    connection: Connection,
+    path: PathBuf,
+}
+
+impl Store {
+    /// Opens the store at `path`, creating it (and its schema) if `create`
+    /// and it does not exist. A file of an unknown schema version is refused.
+    pub fn open(path: &Path, create: bool) -> crate::Result<Store> {
+        if !create && !path.exists() {
+            return Err(Error::Data {
+                name: path.display().to_string(),
+                message: "no such index (create it with `simdup index add`)".to_string(),
+            });
+        }
+        let connection = Connection::open(path).map_err(|e| sql_error(path, e))?;
+        let mut store = Store {
+            connection,
+            path: path.to_path_buf(),
+        };
+        store.setup().map_err(|e| sql_error(path, e))?;
+        let version = store.version().map_err(|e| sql_error(path, e))?;
+        if version != SCHEMA_VERSION {
+            return Err(Error::Data {
+                name: path.display().to_string(),
+                message: format!(
+                    "schema version {version}, but this simdup knows only version \
+                     {SCHEMA_VERSION}: use the simdup that made it, or make a new index"
+                ),
+            });
+        }
+        Ok(store)
+    }
+
+    fn setup(&mut self) -> rusqlite::Result<()> {
+        self.connection.busy_timeout(BUSY_TIMEOUT)?;
+        let mode: String = self
+            .connection
+            .query_row("PRAGMA journal_mode=WAL", [], |row| row.get(0))?;
+        debug_assert!(mode.eq_ignore_ascii_case("wal") || mode == "memory");
+        self.connection
+            .pragma_update(None, "synchronous", "NORMAL")?;
+        let transaction = self
+            .connection
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let version: i64 = transaction.query_row("PRAGMA user_version", [], |row| row.get(0))?;
+        let tables: i64 =
+            transaction.query_row("SELECT count(*) FROM sqlite_master", [], |row| row.get(0))?;
+        if version == 0 && tables == 0 {
+            transaction.execute_batch(SCHEMA)?;
+            transaction.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+        }
+        transaction.commit()
+    }
+
+    fn version(&self) -> rusqlite::Result<i64> {
+        self.connection
+            .query_row("PRAGMA user_version", [], |row| row.get(0))
+    }
+
+    /// The path of the store, as given.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn error(&self, error: rusqlite::Error) -> Error {
+        sql_error(&self.path, error)
+    }
+
+    /// The feature options recorded: `(describe, digest)`.
+    pub fn options(&self) -> crate::Result<Option<(String, String)>> {
+        let get = |key: &str| -> rusqlite::Result<Option<String>> {
+            self.connection
+                .query_row("SELECT value FROM meta WHERE key = ?1", [key], |row| {
+                    row.get(0)
+                })
+                .optional()
+        };
+        let describe = get("features").map_err(|e| self.error(e))?;
+        let digest = get("digest").map_err(|e| self.error(e))?;
+        Ok(digest.map(|digest| (describe.unwrap_or_default(), digest)))
+    }
+
+    /// Refuses a store made with other feature options than `options`,
+    /// naming both. A store without options takes these (when written).
+    pub fn check_options(&self, options: &FeatureOptions) -> crate::Result<()> {
+        match self.options()? {
+            Some((describe, digest)) if digest != options.digest() => Err(Error::Data {
+                name: self.path.display().to_string(),
+                message: format!(
+                    "made with other feature options ({describe}, digest {digest}) than \
+                     these ({}, digest {}): give the same options, or use another index",
+                    options.describe(),
+                    options.digest()
+                ),
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// The stamp of every stored document, by name.
+    pub fn stamps(&self) -> crate::Result<HashMap<Vec<u8>, Stamp>> {
+        let run = || -> rusqlite::Result<HashMap<Vec<u8>, Stamp>> {
+            let mut statement = self
+                .connection
+                .prepare("SELECT name, size, mtime FROM documents")?;
+            let rows = statement.query_map([], |row| {
+                Ok((
+                    row.get::<_, Vec<u8>>(0)?,
+                    Stamp {
+                        size: row.get::<_, i64>(1)? as u64,
+                        mtime: row.get(2)?,
+                    },
+                ))
+            })?;
+            rows.collect()
+        };
+        run().map_err(|e| self.error(e))
+    }
+
+    /// Every stored document, by name (ascending bytes).
+    pub fn entries(&self) -> crate::Result<Vec<Entry>> {
+        let run = || -> rusqlite::Result<Vec<Entry>> {
+            let mut statement = self.connection.prepare(
+                "SELECT name, size, mtime, content_hash, simhash, features, feature_digest, \
+                 short_simhash, short_features FROM documents ORDER BY name",
+            )?;
+            let rows = statement.query_map([], |row| {
+                let size = row.get::<_, i64>(1)? as u64;
+                let short_simhash: Option<i64> = row.get(7)?;
+                let short_features: Option<i64> = row.get(8)?;
+                Ok(Entry {
+                    name: row.get(0)?,
+                    size,
+                    mtime: row.get(2)?,
+                    fingerprint: Fingerprint {
+                        content_hash: row.get::<_, i64>(3)? as u64,
+                        simhash: row.get::<_, i64>(4)? as u64,
+                        features: row.get::<_, i64>(5)? as u64,
+                        feature_digest: row.get::<_, i64>(6)? as u64,
+                        bytes: size,
+                    },
+                    short_text: short_simhash
+                        .zip(short_features)
+                        .map(|(simhash, features)| Fingerprint {
+                            simhash: simhash as u64,
+                            features: features as u64,
+                            bytes: size,
+                            content_hash: 0,
+                            feature_digest: 0,
+                        }),
+                })
+            })?;
+            rows.collect()
+        };
+        run().map_err(|e| self.error(e))
+    }
+
+    /// Every stored verdict.
+    pub fn verdicts(&self) -> crate::Result<Vec<StoredVerdict>> {
+        let run = || -> rusqlite::Result<Vec<StoredVerdict>> {
+            let mut statement = self
+                .connection
+                .prepare("SELECT a, b, jaccard, threshold FROM verdicts")?;
+            let rows = statement.query_map([], |row| {
+                Ok(StoredVerdict {
+                    a: row.get::<_, i64>(0)? as u64,
+                    b: row.get::<_, i64>(1)? as u64,
+                    jaccard: row.get(2)?,
+                    threshold: row.get(3)?,
+                })
+            })?;
+            rows.collect()
+        };
+        run().map_err(|e| self.error(e))
+    }
+
+    /// Stores `entries` (replacing rows of the same name) and records
+    /// `options`, in one transaction; the options are checked again inside
+    /// it, against a writer that got there first.
+    pub fn put(&mut self, options: &FeatureOptions, entries: &[Entry]) -> crate::Result<()> {
+        self.put_all(options, entries, &[])
+    }
+
+    /// [`Store::put`], with verdicts stored in the same transaction.
+    pub fn put_all(
+        &mut self,
+        options: &FeatureOptions,
+        entries: &[Entry],
+        verdicts: &[StoredVerdict],
+    ) -> crate::Result<()> {
+        self.check_options(options)?;
+        let path = self.path.clone();
+        let run = |connection: &mut Connection| -> rusqlite::Result<Option<String>> {
+            let transaction =
+                connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let recorded: Option<String> = transaction
+                .query_row("SELECT value FROM meta WHERE key = 'digest'", [], |row| {
+                    row.get(0)
+                })
+                .optional()?;
+            if let Some(digest) = recorded {
+                if digest != options.digest() {
+                    return Ok(Some(digest));
+                }
+            } else {
+                transaction.execute(
+                    "INSERT INTO meta (key, value) VALUES ('features', ?1), ('digest', ?2)",
+                    params![options.describe(), options.digest()],
+                )?;
+            }
+            {
+                let mut insert = transaction.prepare(
+                    "INSERT OR REPLACE INTO documents (name, size, mtime, content_hash, simhash, \
+                     features, feature_digest, short_simhash, short_features) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                )?;
+                for entry in entries {
+                    let f = &entry.fingerprint;
+                    insert.execute(params![
+                        entry.name,
+                        entry.size as i64,
+                        entry.mtime,
+                        f.content_hash as i64,
+                        f.simhash as i64,
+                        f.features as i64,
+                        f.feature_digest as i64,
+                        entry.short_text.map(|s| s.simhash as i64),
+                        entry.short_text.map(|s| s.features as i64),
+                    ])?;
+                }
+                let mut insert = transaction.prepare(
+                    "INSERT OR REPLACE INTO verdicts (a, b, jaccard, threshold) \
+                     VALUES (?1, ?2, ?3, ?4)",
+                )?;
+                for verdict in verdicts {
+                    insert.execute(params![
+                        verdict.a as i64,
+                        verdict.b as i64,
+                        verdict.jaccard,
+                        verdict.threshold
+                    ])?;
+                }
+            }
+            transaction.commit()?;
+            Ok(None)
+        };
+        match run(&mut self.connection).map_err(|e| sql_error(&path, e))? {
+            None => Ok(()),
+            Some(_) => self.check_options(options),
+        }
+    }
+
+    /// Removes the documents named, in one transaction; returns how many
+    /// were stored.
+    pub fn remove(&mut self, names: &[Vec<u8>]) -> crate::Result<u64> {
+        let path = self.path.clone();
+        let run = |connection: &mut Connection| -> rusqlite::Result<u64> {
+            let transaction =
+                connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let mut removed = 0;
+            {
+                let mut delete = transaction.prepare("DELETE FROM documents WHERE name = ?1")?;
+                for name in names {
+                    removed += delete.execute([name])? as u64;
+                }
+            }
+            transaction.commit()?;
+            Ok(removed)
+        };
+        run(&mut self.connection).map_err(|e| sql_error(&path, e))
+    }
+
+    /// What the store holds.
+    pub fn stats(&self) -> crate::Result<StoreStats> {
+        let (documents, bytes): (i64, i64) = self
+            .connection
+            .query_row(
+                "SELECT count(*), coalesce(sum(size), 0) FROM documents",
+                [],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )
+            .map_err(|e| self.error(e))?;
+        let options = self.options()?;
+        Ok(StoreStats {
+            documents: documents as u64,
+            bytes: bytes as u64,
+            features: options.as_ref().map(|(describe, _)| describe.clone()),
+            digest: options.map(|(_, digest)| digest),
+        })
+    }
+
+    /// The result of `PRAGMA integrity_check`: `ok`, or what is wrong.
+    pub fn integrity_check(&self) -> crate::Result<String> {
+        self.connection
+            .query_row("PRAGMA integrity_check", [], |row| row.get(0))
+            .map_err(|e| self.error(e))
+    }
+}
+
+fn sql_error(path: &Path, error: rusqlite::Error) -> Error {
+    let message = match &error {
+        rusqlite::Error::SqliteFailure(failure, _)
+            if failure.code == rusqlite::ErrorCode::DatabaseBusy
+                || failure.code == rusqlite::ErrorCode::DatabaseLocked =>
+        {
+            format!(
+                "the index is busy: another simdup has been writing it for more than {} s; \
+                 try again when it is done ({error})",
+                BUSY_TIMEOUT.as_secs()
+            )
+        }
+        rusqlite::Error::SqliteFailure(failure, _)
+            if failure.code == rusqlite::ErrorCode::NotADatabase =>
+        {
+            "not a simdup index (not an SQLite database)".to_string()
+        }
+        _ => format!("index: {error}"),
+    };
+    Error::Data {
+        name: path.display().to_string(),
+        message,
+    }
+}
+
+/// The name of a path as stored: its bytes.
+pub fn name_of(path: &Path) -> Vec<u8> {
+    path.as_os_str().as_encoded_bytes().to_vec()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,183 @@
+//! The `index` jobs: add documents to a stored corpus ([`add`]), drop the
+//! ones that are gone ([`prune`]).
+//!
+//! `add` walks its paths with the scan's rules and fingerprints, in
+//! parallel, every file whose size or modification time differs from its
+//! stored row (or that has none); unchanged files are not opened. A file
+//! whose size or time changed while it was read is reported and not
+//! stored. All rows of one run are written in one transaction.
+
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+
+use crate::diag::Diagnostics;
+use crate::fingerprint::{FeatureOptions, Fingerprinter};
+use crate::index::{Entry, Stamp, Store, name_of};
+use crate::input::{FileDocument, Outcome, SkipReason, Walk, WalkOptions};
+use crate::jobs::scan::short::{Prefix, ShortTexts};
+use crate::parallel::{FILES_PER_TASK, for_each_ordered_chunked};
+
+/// What `add` did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AddSummary {
+    /// Documents stored for the first time.
+    pub added: u64,
+    /// Stored documents fingerprinted again because they changed.
+    pub updated: u64,
+    /// Stored documents left as they were (same size and time).
+    pub unchanged: u64,
+}
+
+enum Added {
+    New(Entry, bool),
+    Unchanged,
+}
+
+/// Fingerprints the new and changed files of `paths` and stores them in
+/// one transaction. A store made with other feature options is refused
+/// before anything is read.
+pub fn add(
+    store: &mut Store,
+    paths: &[PathBuf],
+    walk: &WalkOptions,
+    features: &FeatureOptions,
+    diag: &mut Diagnostics,
+) -> crate::Result<AddSummary> {
+    store.check_options(features)?;
+    let stamps = store.stamps()?;
+    let fingerprinter = Fingerprinter::new(features.clone());
+    let short = ShortTexts::new(features);
+    let mut entries = Vec::new();
+    let mut summary = AddSummary::default();
+    for_each_ordered_chunked(
+        Walk::new(paths, walk),
+        FILES_PER_TASK,
+        |found| found.and_then(|file| fingerprint(&file, walk, &fingerprinter, &short, &stamps)),
+        |_, outcome| {
+            match outcome {
+                Outcome::Done(Added::Unchanged) => {
+                    diag.tally.seen += 1;
+                    summary.unchanged += 1;
+                }
+                Outcome::Done(Added::New(entry, known)) => {
+                    diag.tally.seen += 1;
+                    diag.tally.bytes += entry.size;
+                    if entry.fingerprint.features == 0 {
+                        diag.tally.empty += 1;
+                        diag.note(format_args!(
+                            "{}: no features (empty), not stored",
+                            String::from_utf8_lossy(&entry.name)
+                        ));
+                    } else {
+                        diag.tally.fingerprinted += 1;
+                        if known {
+                            summary.updated += 1;
+                        } else {
+                            summary.added += 1;
+                        }
+                        entries.push(entry);
+                    }
+                }
+                Outcome::Skipped { name, reason } => {
+                    diag.tally.seen += 1;
+                    diag.tally.skip(reason);
+                    diag.note(format_args!("{name}: skipped ({reason})"));
+                }
+                Outcome::Failed(error) => {
+                    diag.tally.seen += 1;
+                    diag.error(error);
+                }
+            }
+            ControlFlow::Continue(())
+        },
+    );
+    store.put(features, &entries)?;
+    Ok(summary)
+}
+
+/// Stats, reads and fingerprints one file, unless its stamp is the
+/// stored one.
+fn fingerprint(
+    file: &FileDocument,
+    walk: &WalkOptions,
+    fingerprinter: &Fingerprinter,
+    short: &ShortTexts,
+    stamps: &HashMap<Vec<u8>, Stamp>,
+) -> Outcome<Added> {
+    let failed = |source| Outcome::Failed(crate::Error::io_named(&file.display, source));
+    let before = match std::fs::metadata(&file.path) {
+        Ok(metadata) if !metadata.is_file() => {
+            return Outcome::Skipped {
+                name: file.display.clone(),
+                reason: SkipReason::NotRegular,
+            };
+        }
+        Ok(metadata) => Stamp::of(&metadata),
+        Err(source) => return failed(source),
+    };
+    let name = name_of(&file.path);
+    let stored = stamps.get(&name);
+    if stored == Some(&before) {
+        return Outcome::Done(Added::Unchanged);
+    }
+    crate::input::open_document(file, walk).and_then(|reader| {
+        let mut prefix = Prefix::new(reader);
+        let fingerprint = match fingerprinter.fingerprint_reader(&mut prefix) {
+            Ok(fingerprint) => fingerprint,
+            Err(source) => return failed(source),
+        };
+        let short_text = prefix.whole().and_then(|text| short.fingerprint(text));
+        let after = match std::fs::metadata(&file.path) {
+            Ok(metadata) => Stamp::of(&metadata),
+            Err(source) => return failed(source),
+        };
+        if after != before || fingerprint.bytes != before.size {
+            return Outcome::Failed(crate::Error::Data {
+                name: file.display.clone(),
+                message: "changed while it was read; not stored (add it again)".to_string(),
+            });
+        }
+        Outcome::Done(Added::New(
+            Entry {
+                name,
+                size: before.size,
+                mtime: before.mtime,
+                fingerprint,
+                short_text,
+            },
+            stored.is_some(),
+        ))
+    })
+}
+
+/// Drops the stored documents whose file no longer exists, in one
+/// transaction; returns their names.
+pub fn prune(store: &mut Store) -> crate::Result<Vec<Vec<u8>>> {
+    let gone: Vec<Vec<u8>> = store
+        .stamps()?
+        .into_keys()
+        .filter(|name| {
+            let path = path_of(name);
+            matches!(std::fs::symlink_metadata(&path), Err(error)
+                if error.kind() == std::io::ErrorKind::NotFound)
+        })
+        .collect();
+    let mut gone = gone;
+    gone.sort();
+    store.remove(&gone)?;
+    Ok(gone)
+}
+
+/// The path a stored name stands for.
+pub fn path_of(name: &[u8]) -> PathBuf {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        Path::new(std::ffi::OsStr::from_bytes(name)).to_path_buf()
+    }
+    #[cfg(not(unix))]
+    {
+        PathBuf::from(String::from_utf8_lossy(name).into_owned())
+    }
+}

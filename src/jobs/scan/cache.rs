@@ -1,0 +1,208 @@
+//! `scan --cache FILE`: fingerprints of unchanged files taken from an
+//! SQLite file (the format of `simdup index`) instead of read again.
+//!
+//! A file is unchanged when its path, size and modification time are the
+//! stored ones and the cache was made with the scan's feature options (a
+//! cache of other options is not used, and said so). Files fingerprinted
+//! in this run are stored at its end, in one transaction. The cache is an
+//! aid: when it cannot be opened or written, the scan goes on without it
+//! and says why.
+//!
+//! The cache also remembers verifications: the exact Jaccard of two feature
+//! sets (named by their digests), or that it was below a threshold. A
+//! pair of unchanged documents is then decided without reading either.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Mutex;
+
+use crate::diag::Diagnostics;
+use crate::fingerprint::{FeatureOptions, Fingerprint};
+use crate::index::{Entry, Stamp, Store, StoredVerdict, name_of};
+use crate::verify::Verdict;
+
+use super::short::ShortTexts;
+
+/// The cache of one scan, as its workers share it (the store itself
+/// stays with the collecting thread).
+pub struct Cache {
+    known: HashMap<Vec<u8>, Entry>,
+    /// Short texts' character pairs, stored whatever this scan's rule is.
+    pub short: ShortTexts,
+    fresh: Mutex<Vec<Entry>>,
+    verdicts: HashMap<(u64, u64), (Option<f64>, f64)>,
+    fresh_verdicts: Mutex<Vec<StoredVerdict>>,
+    /// Files whose fingerprint came from the cache.
+    hits: std::sync::atomic::AtomicU64,
+}
+
+impl Cache {
+    /// Opens (or creates) the cache at `path`; `None`, with a warning,
+    /// when it cannot be used.
+    pub fn open(
+        path: &Path,
+        features: &FeatureOptions,
+        diag: &Diagnostics,
+    ) -> Option<(Store, Cache)> {
+        let opened = Store::open(path, true).and_then(|store| {
+            store.check_options(features)?;
+            let known = store
+                .entries()?
+                .into_iter()
+                .map(|entry| (entry.name.clone(), entry))
+                .collect();
+            let verdicts = store
+                .verdicts()?
+                .into_iter()
+                .map(|v| ((v.a, v.b), (v.jaccard, v.threshold)))
+                .collect();
+            Ok((store, known, verdicts))
+        });
+        match opened {
+            Ok((store, known, verdicts)) => Some((
+                store,
+                Cache {
+                    known,
+                    verdicts,
+                    fresh_verdicts: Mutex::new(Vec::new()),
+                    short: ShortTexts::new(features),
+                    fresh: Mutex::new(Vec::new()),
+                    hits: Default::default(),
+                },
+            )),
+            Err(error) => {
+                diag.warn(format_args!("{error}; scanning without the cache"));
+                None
+            }
+        }
+    }
+
+    /// The stored fingerprint (and short-text fingerprint) of `path`, if
+    /// the file is unchanged since it was stored; else its stamp, to store
+    /// what this run computes.
+    pub fn lookup(&self, path: &Path) -> Result<(Fingerprint, Option<Fingerprint>), Stamp> {
+        let stamp = match std::fs::metadata(path) {
+            Ok(metadata) => Stamp::of(&metadata),
+            // Unknown: the read reports the error; nothing is stored.
+            Err(_) => Stamp { size: 0, mtime: -1 },
+        };
+        match self.known.get(&name_of(path)) {
+            Some(entry) if entry.size == stamp.size && entry.mtime == stamp.mtime => {
+                self.hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                Ok((entry.fingerprint, entry.short_text))
+            }
+            _ => Err(stamp),
+        }
+    }
+
+    /// Remembers the fingerprint of a file read in this run, if it did not
+    /// change while it was read.
+    pub fn remember(
+        &self,
+        path: &Path,
+        before: Stamp,
+        fingerprint: Fingerprint,
+        short_text: Option<Fingerprint>,
+    ) {
+        let after = std::fs::metadata(path).map(|m| Stamp::of(&m)).ok();
+        if before.mtime == -1 || after != Some(before) || fingerprint.bytes != before.size {
+            return;
+        }
+        let entry = Entry {
+            name: name_of(path),
+            size: before.size,
+            mtime: before.mtime,
+            fingerprint,
+            short_text,
+        };
+        if let Ok(mut fresh) = self.fresh.lock() {
+            fresh.push(entry);
+        }
+    }
+
+    /// The remembered verdict of two feature sets at `threshold`, if one
+    /// decides it.
+    pub fn verdict(&self, a: u64, b: u64, threshold: f64) -> Option<Verdict> {
+        if a == 0 || b == 0 {
+            return None;
+        }
+        match *self.verdicts.get(&(a.min(b), a.max(b)))? {
+            (Some(jaccard), _) if jaccard >= threshold => Some(Verdict::Near(jaccard)),
+            (Some(_), _) => Some(Verdict::Below),
+            // Below some threshold: below every higher one too.
+            (None, decided_at) if threshold >= decided_at => Some(Verdict::Below),
+            (None, _) => None,
+        }
+    }
+
+    /// Remembers a verdict reached in this run.
+    pub fn remember_verdict(&self, a: u64, b: u64, verdict: Verdict, threshold: f64) {
+        let jaccard = match verdict {
+            Verdict::Near(jaccard) => Some(jaccard),
+            Verdict::Below => None,
+            Verdict::Unverified => return,
+        };
+        if a == 0 || b == 0 {
+            return;
+        }
+        if let Ok(mut fresh) = self.fresh_verdicts.lock() {
+            fresh.push(StoredVerdict {
+                a: a.min(b),
+                b: a.max(b),
+                jaccard,
+                threshold,
+            });
+        }
+    }
+
+    /// Stores this run's new fingerprints and verdicts in one transaction;
+    /// returns (cache hits, stored).
+    pub fn finish(
+        self,
+        store: &mut Store,
+        features: &FeatureOptions,
+        diag: &Diagnostics,
+    ) -> (u64, u64) {
+        let fresh = self.fresh.into_inner().unwrap_or_default();
+        let verdicts = self.fresh_verdicts.into_inner().unwrap_or_default();
+        let hits = self.hits.into_inner();
+        if let Err(error) = store.put_all(features, &fresh, &verdicts) {
+            diag.warn(format_args!("{error}; the cache was not updated"));
+            return (hits, 0);
+        }
+        (hits, fresh.len() as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_remembered_verdict_decides_only_what_it_proves() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.db");
+        let features = FeatureOptions::default();
+        let diag = Diagnostics::new(false);
+        let (mut store, cache) = Cache::open(&path, &features, &diag).unwrap();
+        cache.remember_verdict(9, 4, Verdict::Near(0.85), 0.8);
+        cache.remember_verdict(5, 6, Verdict::Below, 0.8);
+        cache.remember_verdict(7, 8, Verdict::Unverified, 0.8);
+        cache.remember_verdict(0, 8, Verdict::Below, 0.8);
+        cache.finish(&mut store, &features, &diag);
+        drop(store);
+        let (_, cache) = Cache::open(&path, &features, &diag).unwrap();
+        // Either order of the two digests.
+        assert_eq!(cache.verdict(4, 9, 0.8), Some(Verdict::Near(0.85)));
+        assert_eq!(cache.verdict(9, 4, 0.5), Some(Verdict::Near(0.85)));
+        assert_eq!(cache.verdict(4, 9, 0.9), Some(Verdict::Below));
+        // Below 0.8 proves below 0.9, not below 0.5.
+        assert_eq!(cache.verdict(5, 6, 0.9), Some(Verdict::Below));
+        assert_eq!(cache.verdict(5, 6, 0.8), Some(Verdict::Below));
+        assert_eq!(cache.verdict(5, 6, 0.5), None);
+        // Nothing is remembered of unverified pairs or unknown digests.
+        assert_eq!(cache.verdict(7, 8, 0.8), None);
+        assert_eq!(cache.verdict(0, 8, 0.8), None);
+        assert_eq!(cache.verdict(1, 2, 0.8), None);
+    }
+}

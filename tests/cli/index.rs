@@ -1,0 +1,444 @@
+//! `simdup index` and `scan --against`: a stored corpus in SQLite.
+
+use std::collections::BTreeSet;
+
+use crate::util::{TestDir, edit, stderr, stdout, text};
+
+fn corpus(dir: &TestDir) {
+    for seed in 0..6 {
+        dir.create(&format!("docs/d{seed}.txt"), text(seed, 120));
+    }
+    dir.create("docs/near0.txt", edit(&text(0, 120), &[5]));
+}
+
+#[test]
+fn a_second_add_reads_only_changed_files_and_prune_drops_deleted_ones() {
+    let dir = TestDir::new();
+    corpus(&dir);
+    let first = dir
+        .simdup()
+        .args(["index", "add", "docs", "--db", "i.db"])
+        .output()
+        .unwrap();
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    assert!(
+        stderr(&first).contains("7 added, 0 updated, 0 unchanged"),
+        "{}",
+        stderr(&first)
+    );
+    // Same size, other time; and one rewritten with other text.
+    let file = std::fs::File::options()
+        .write(true)
+        .open(dir.path().join("docs/d1.txt"))
+        .unwrap();
+    file.set_modified(std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(86_400))
+        .unwrap();
+    drop(file);
+    dir.create("docs/d2.txt", text(99, 120));
+    let second = dir
+        .simdup()
+        .args(["index", "add", "docs", "--db", "i.db"])
+        .output()
+        .unwrap();
+    assert_eq!(second.status.code(), Some(0));
+    assert!(
+        stderr(&second).contains("0 added, 2 updated, 5 unchanged"),
+        "{}",
+        stderr(&second)
+    );
+    let ls = stdout(
+        &dir.simdup()
+            .args(["index", "ls", "--db", "i.db"])
+            .output()
+            .unwrap(),
+    );
+    let fingerprint = stdout(
+        &dir.simdup()
+            .args(["fingerprint", "docs/d2.txt"])
+            .output()
+            .unwrap(),
+    );
+    let hex = fingerprint
+        .lines()
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap();
+    assert!(
+        ls.lines()
+            .any(|l| l.starts_with(hex) && l.ends_with("docs/d2.txt")),
+        "{ls}"
+    );
+
+    std::fs::remove_file(dir.path().join("docs/d3.txt")).unwrap();
+    let pruned = dir
+        .simdup()
+        .args(["index", "prune", "--db", "i.db"])
+        .output()
+        .unwrap();
+    assert_eq!(pruned.status.code(), Some(0));
+    assert_eq!(stdout(&pruned), "pruned  docs/d3.txt\n");
+    let stats = stdout(
+        &dir.simdup()
+            .args(["index", "stats", "--db", "i.db"])
+            .output()
+            .unwrap(),
+    );
+    assert!(stats.contains("documents  6\n"), "{stats}");
+    let ls = stdout(
+        &dir.simdup()
+            .args(["index", "ls", "--db", "i.db"])
+            .output()
+            .unwrap(),
+    );
+    assert!(!ls.contains("d3.txt"), "{ls}");
+}
+
+#[test]
+fn an_index_of_other_feature_options_is_refused() {
+    let dir = TestDir::new();
+    corpus(&dir);
+    let made = dir
+        .simdup()
+        .args(["index", "add", "docs", "--db", "i.db"])
+        .output()
+        .unwrap();
+    assert_eq!(made.status.code(), Some(0));
+    let args = [
+        "index",
+        "add",
+        "docs",
+        "--db",
+        "i.db",
+        "--shingle",
+        "words:2",
+    ];
+    let refused = dir.simdup().args(args).output().unwrap();
+    assert_eq!(refused.status.code(), Some(2), "{args:?}");
+    let message = stderr(&refused);
+    assert!(message.contains("words:3,xxh3"), "{message}");
+    assert!(message.contains("words:2,xxh3"), "{message}");
+}
+
+#[test]
+fn two_writers_at_once_both_succeed() {
+    let dir = TestDir::new();
+    for seed in 0..300 {
+        dir.create(&format!("a/{seed}.txt"), text(seed, 200));
+        dir.create(&format!("b/{seed}.txt"), text(seed + 1000, 200));
+    }
+    let spawn = |part: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_simdup"))
+            .args(["index", "add", part, "--db", "i.db", "-j", "1"])
+            .current_dir(dir.path())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (a, b) = (spawn("a"), spawn("b"));
+    for child in [a, b] {
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    }
+    let stats = stdout(
+        &dir.simdup()
+            .args(["index", "stats", "--db", "i.db"])
+            .output()
+            .unwrap(),
+    );
+    assert!(stats.contains("documents  600\n"), "{stats}");
+}
+
+/// The pairs of a JSON report: (a, b, Jaccard to 6 places), a before b.
+fn pairs(output: &std::process::Output) -> BTreeSet<(String, String, String)> {
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    report["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|pair| {
+            let (a, b) = (pair["a"].as_str().unwrap(), pair["b"].as_str().unwrap());
+            let (a, b) = if a <= b { (a, b) } else { (b, a) };
+            let jaccard = format!("{:.6}", pair["jaccard"].as_f64().unwrap());
+            (a.to_string(), b.to_string(), jaccard)
+        })
+        .collect()
+}
+
+#[test]
+fn against_equals_a_scan_of_the_union_restricted_to_new_documents() {
+    let dir = TestDir::new();
+    let mut files = Vec::new();
+    for seed in 0..5 {
+        let base = text(seed, 150);
+        files.push(dir.create(&format!("all/b{seed}.txt"), &base));
+        for (copy, edits) in [
+            &[3usize, 40][..],
+            &[7, 50, 90, 120],
+            &[1, 2, 3, 4, 5, 6, 60, 100],
+        ]
+        .iter()
+        .enumerate()
+        {
+            files.push(dir.create(&format!("all/b{seed}-{copy}.txt"), edit(&base, edits)));
+        }
+    }
+    dir.create("all/one-line.txt", "a short line of text\n");
+    dir.create("all/one-line-copy.txt", "a short line of text!\n");
+    let names: Vec<String> = std::fs::read_dir(dir.path().join("all"))
+        .unwrap()
+        .map(|entry| format!("all/{}", entry.unwrap().file_name().to_string_lossy()))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let scan = ["--format", "json", "-q", "-k", "24"];
+    let union = dir
+        .simdup()
+        .arg("scan")
+        .args(&names)
+        .args(scan)
+        .output()
+        .unwrap();
+    assert_eq!(union.status.code(), Some(0), "{}", stderr(&union));
+    let union = pairs(&union);
+    assert!(union.len() >= 15, "{union:?}");
+    let mut state = 7u64;
+    for split in 0..6 {
+        let (mut stored, mut new) = (Vec::new(), BTreeSet::new());
+        for name in &names {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            if (state >> 33).is_multiple_of(3) {
+                new.insert(name.clone());
+            } else {
+                stored.push(name.clone());
+            }
+        }
+        if new.is_empty() {
+            continue;
+        }
+        let db = format!("split{split}.db");
+        let added = dir
+            .simdup()
+            .args(["index", "add", "--db", &db, "-q"])
+            .args(&stored)
+            .output()
+            .unwrap();
+        assert_eq!(added.status.code(), Some(0), "{}", stderr(&added));
+        let against = dir
+            .simdup()
+            .arg("scan")
+            .args(&new)
+            .args(["--against", &db])
+            .args(scan)
+            .output()
+            .unwrap();
+        assert_eq!(against.status.code(), Some(0), "{}", stderr(&against));
+        let expected: BTreeSet<_> = union
+            .iter()
+            .filter(|(a, b, _)| new.contains(a) || new.contains(b))
+            .cloned()
+            .collect();
+        assert_eq!(pairs(&against), expected, "split {split}: new {new:?}");
+    }
+}
+
+#[test]
+fn a_stored_document_that_is_gone_leaves_its_pair_unverified_and_counted() {
+    let dir = TestDir::new();
+    corpus(&dir);
+    let made = dir
+        .simdup()
+        .args(["index", "add", "docs", "--db", "i.db"])
+        .output()
+        .unwrap();
+    assert_eq!(made.status.code(), Some(0));
+    dir.create("new.txt", edit(&text(0, 120), &[9]));
+    let check = |expected_pairs: u64, expected_unverified: u64, code: i32| {
+        let output = dir
+            .simdup()
+            .args([
+                "scan",
+                "new.txt",
+                "--against",
+                "i.db",
+                "--format",
+                "json",
+                "-q",
+            ])
+            .arg("--fail-on-duplicates")
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(code), "{}", stderr(&output));
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(report["stats"]["pairs_found"], expected_pairs);
+        assert_eq!(report["stats"]["unverified"], expected_unverified);
+        // Only the new document is an input of this run.
+        assert_eq!(report["stats"]["inputs"], 1);
+        stderr(&output)
+    };
+    check(2, 0, 1);
+    // A new document that is also stored is not its own near-duplicate.
+    let itself = dir
+        .simdup()
+        .args([
+            "scan",
+            "docs/d4.txt",
+            "--against",
+            "i.db",
+            "--format",
+            "json",
+            "-q",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(itself.status.code(), Some(0), "{}", stderr(&itself));
+    assert!(pairs(&itself).is_empty(), "{:?}", pairs(&itself));
+    // Its pairs with other new documents are listed once, under its name.
+    let both = dir
+        .simdup()
+        .args([
+            "scan",
+            "docs/d0.txt",
+            "new.txt",
+            "--against",
+            "i.db",
+            "--format",
+            "json",
+            "-q",
+        ])
+        .output()
+        .unwrap();
+    let both = pairs(&both);
+    let names: Vec<(&str, &str)> = both
+        .iter()
+        .map(|(a, b, _)| (a.as_str(), b.as_str()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("docs/d0.txt", "new.txt"),
+            ("docs/near0.txt", "new.txt"),
+            ("docs/d0.txt", "docs/near0.txt")
+        ]
+        .into_iter()
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect::<Vec<_>>()
+    );
+    std::fs::remove_file(dir.path().join("docs/near0.txt")).unwrap();
+    let message = check(1, 1, 2);
+    assert!(message.contains("docs/near0.txt"), "{message}");
+}
+
+#[test]
+fn a_cached_scan_reuses_unchanged_fingerprints_and_reports_the_same_pairs() {
+    let dir = TestDir::new();
+    corpus(&dir);
+    dir.create("docs/short-a.txt", "one line of text about the harbour\n");
+    dir.create("docs/short-b.txt", "one line of text about the harbours\n");
+    let scan = |extra: &[&str]| {
+        let output = dir
+            .simdup()
+            .args(["scan", "docs", "--format", "json", "-v"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let reread = report["stats"]["reread"].as_u64().unwrap();
+        (pairs(&output), stderr(&output), reread)
+    };
+    let (plain, _, plain_reread) = scan(&[]);
+    assert!(plain.len() >= 2, "{plain:?}");
+    assert!(plain_reread >= 4, "{plain_reread}");
+    let (first, message, _) = scan(&["--cache", "c.db"]);
+    assert!(
+        message.contains("cache: 0 fingerprints reused, 9 stored"),
+        "{message}"
+    );
+    assert_eq!(first, plain);
+    let (second, message, reread) = scan(&["--cache", "c.db"]);
+    assert!(
+        message.contains("cache: 9 fingerprints reused, 0 stored"),
+        "{message}"
+    );
+    assert_eq!(second, plain);
+    // Every word-shingle verdict was remembered: only the short texts'
+    // character pairs are read again.
+    assert_eq!(reread, 2, "{message}");
+    // A higher threshold is decided from the remembered verdicts; a lower
+    // one reads again the pairs that were only known to be below 0.8.
+    for threshold in ["0.9", "0.3"] {
+        let (cached, _, _) = scan(&["--cache", "c.db", "--threshold", threshold]);
+        let (plain, _, _) = scan(&["--threshold", threshold]);
+        assert_eq!(cached, plain, "threshold {threshold}");
+    }
+    // A changed file is read again, and its new text decides its pairs.
+    dir.create("docs/near0.txt", text(77, 120));
+    let (third, message, _) = scan(&["--cache", "c.db"]);
+    assert!(
+        message.contains("cache: 8 fingerprints reused, 1 stored"),
+        "{message}"
+    );
+    let (plain, _, _) = scan(&[]);
+    assert_eq!(third, plain);
+    assert!(
+        !third
+            .iter()
+            .any(|(a, b, _)| a.contains("near0") || b.contains("near0"))
+    );
+    // A cache of other feature options is not used, and said so.
+    let (_, message, _) = scan(&["--cache", "c.db", "--shingle", "words:2"]);
+    assert!(message.contains("words:3,xxh3"), "{message}");
+    assert!(message.contains("scanning without the cache"), "{message}");
+}
+
+#[test]
+fn a_writer_killed_mid_add_leaves_the_previous_state_or_the_new_one() {
+    let dir = TestDir::new();
+    for seed in 0..40 {
+        dir.create(&format!("a/{seed}.txt"), text(seed, 100));
+    }
+    for seed in 0..3000 {
+        dir.create(&format!("b/{seed}.txt"), text(seed + 5000, 100));
+    }
+    let made = dir
+        .simdup()
+        .args(["index", "add", "a", "--db", "i.db"])
+        .output()
+        .unwrap();
+    assert_eq!(made.status.code(), Some(0));
+    let count = |dir: &TestDir| -> i64 {
+        let connection = rusqlite::Connection::open(dir.path().join("i.db")).unwrap();
+        let check: String = connection
+            .query_row("PRAGMA integrity_check", [], |row| row.get(0))
+            .unwrap();
+        assert_eq!(check, "ok");
+        connection
+            .query_row("SELECT count(*) FROM documents", [], |row| row.get(0))
+            .unwrap()
+    };
+    for delay in [5, 40, 150] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_simdup"))
+            .args(["index", "add", "b", "--db", "i.db", "-q"])
+            .current_dir(dir.path())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay));
+        // SIGKILL: no destructor, no rollback by the process itself.
+        let _ = child.kill();
+        let _ = child.wait();
+        let stored = count(&dir);
+        assert!(stored == 40 || stored == 3040, "{stored} rows after a kill");
+    }
+    let again = dir
+        .simdup()
+        .args(["index", "add", "a", "b", "--db", "i.db", "-q"])
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+    assert_eq!(count(&dir), 3040);
+}
