@@ -373,6 +373,7 @@ proptest! {
                 min_features: 1,
                 short_texts: true,
                 progress: false,
+                cache: None,
             },
             &mut Diagnostics::new(false),
         )
