@@ -55,6 +55,27 @@ fn nul_records_keep_newlines_and_carriage_returns() {
     );
 }
 
+/// Found by the `records` fuzz target: when `--id-field` named the text
+/// field, the value went to the text alone and every record was rejected
+/// for a missing id.
+#[test]
+fn the_id_field_may_be_the_text_field() {
+    let options = RecordOptions {
+        format: RecordFormat::JsonLines,
+        text_field: "id".to_string(),
+        id_field: Some("id".to_string()),
+        ..RecordOptions::default()
+    };
+    let input = b"{\"id\":\"x\",\"text\":\"b\"}\n{\"id\":7}\n";
+    assert_eq!(
+        read(input, &options),
+        [
+            "x@1:x".to_string(),
+            "error stdin:2: field 'id' is not a string".to_string()
+        ]
+    );
+}
+
 #[test]
 fn json_lines_take_text_and_id_fields() {
     let input = br#"{"text": "one", "id": "a-1"}
