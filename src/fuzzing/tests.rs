@@ -162,3 +162,15 @@ fn smoke_fingerprint_file() {
 fn smoke_options() {
     smoke("options", CASES, super::options);
 }
+
+/// Inputs the fuzz targets once failed on, replayed.
+#[test]
+fn regressions() {
+    // `records`: JSON Lines, text field `id` and id field `id`
+    // (every record was rejected for a missing id).
+    super::records(b"\x02\x05\xff\x08\x01\x05{\"id\":\"x\",\"text\":\"b\"}\n");
+    // `records`: bytes that are not UTF-8 in a field that is not read.
+    super::records(
+        b"\x02\x04\xff\x10\x03\x07{\"text\":\"a\",\"id\":\"x\",\"text\":\"\",\"tt\":\"\xff\xff\xff\xe8\"}\n[1]\n",
+    );
+}
