@@ -301,3 +301,16 @@ fn bytes_that_are_not_utf8_matter_only_in_fields_read() {
     assert!(got[1].starts_with("error stdin:2: invalid JSON"), "{got:?}");
     assert_eq!(got.len(), 2);
 }
+
+/// Also met by the `records` fuzz target: an escaped lone UTF-16
+/// surrogate (valid JSON grammar, no Unicode scalar) keeps the record in a
+/// field that is not read, and rejects it in the text field.
+#[test]
+fn lone_surrogates_matter_only_in_fields_read() {
+    let options = options(RecordFormat::JsonLines);
+    let input = b"{\"id\":\"x\\ud800\",\"text\":\"b\"}\n{\"text\":\"\\udc00\"}\n";
+    let got = read(input, &options);
+    assert_eq!(got[0], "1@1:b");
+    assert!(got[1].starts_with("error stdin:2: invalid JSON"), "{got:?}");
+    assert_eq!(got.len(), 2);
+}
