@@ -17,6 +17,8 @@
 pub mod diag;
 pub mod error;
 pub mod fingerprint;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod index;
 pub mod input;
 pub mod jobs;

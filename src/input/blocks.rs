@@ -33,6 +33,8 @@ pub(crate) struct Blocks<R> {
     block_bytes: usize,
     /// The start of the next record, carried over from the last read.
     carry: Vec<u8>,
+    /// Where each read lands before it is appended.
+    scratch: Vec<u8>,
     /// Records started so far.
     started: u64,
     /// Inside a record that is too long: drop bytes up to its delimiter.
@@ -61,6 +63,7 @@ impl<R: Read> Blocks<R> {
             limit,
             block_bytes: block_bytes.max(1),
             carry: Vec::new(),
+            scratch: Vec::new(),
             started: 0,
             skipping: false,
             done: false,
@@ -76,21 +79,23 @@ impl<R: Read> Blocks<R> {
     }
 
     /// Reads more bytes into `buf`; `Ok(0)` at the end of the stream.
+    ///
+    /// Reads go through `scratch`, zeroed once: growing `buf` for each read
+    /// would zero a whole block per read, however few bytes it returns
+    /// (a pipe returns at most 64 KiB).
     fn fill(&mut self, buf: &mut Vec<u8>) -> io::Result<usize> {
-        let start = buf.len();
         let want = self.block_bytes.clamp(4096, 1 << 20);
-        buf.resize(start + want, 0);
+        if self.scratch.len() < want {
+            self.scratch = vec![0; want];
+        }
         loop {
-            match self.reader.read(&mut buf[start..]) {
+            match self.reader.read(&mut self.scratch[..want]) {
                 Ok(n) => {
-                    buf.truncate(start + n);
+                    buf.extend_from_slice(&self.scratch[..n]);
                     return Ok(n);
                 }
                 Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-                Err(error) => {
-                    buf.truncate(start);
-                    return Err(error);
-                }
+                Err(error) => return Err(error),
             }
         }
     }

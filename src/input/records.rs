@@ -324,7 +324,12 @@ impl<'de> serde::de::Visitor<'de> for Fields<'_> {
         let (mut text, mut id) = (None, None);
         while let Some(key) = map.next_key::<Key<'de>>()? {
             if *key.0 == *self.text {
-                text = Some(map.next_value::<Value>()?);
+                let value = map.next_value::<Value>()?;
+                // `--id-field` may name the text field itself.
+                if Some(&*key.0) == self.id {
+                    id = Some(value.clone());
+                }
+                text = Some(value);
             } else if Some(&*key.0) == self.id {
                 id = Some(map.next_value::<Value>()?);
             } else {

@@ -55,6 +55,27 @@ fn nul_records_keep_newlines_and_carriage_returns() {
     );
 }
 
+/// Found by the `records` fuzz target: when `--id-field` named the text
+/// field, the value went to the text alone and every record was rejected
+/// for a missing id.
+#[test]
+fn the_id_field_may_be_the_text_field() {
+    let options = RecordOptions {
+        format: RecordFormat::JsonLines,
+        text_field: "id".to_string(),
+        id_field: Some("id".to_string()),
+        ..RecordOptions::default()
+    };
+    let input = b"{\"id\":\"x\",\"text\":\"b\"}\n{\"id\":7}\n";
+    assert_eq!(
+        read(input, &options),
+        [
+            "x@1:x".to_string(),
+            "error stdin:2: field 'id' is not a string".to_string()
+        ]
+    );
+}
+
 #[test]
 fn json_lines_take_text_and_id_fields() {
     let input = br#"{"text": "one", "id": "a-1"}
@@ -266,4 +287,30 @@ proptest! {
             }
         }
     }
+}
+
+/// Pinned after the `records` fuzz target met it: fields that are not read
+/// are skipped unchecked, so bytes that are not UTF-8 there keep the
+/// record; in the text field they reject it.
+#[test]
+fn bytes_that_are_not_utf8_matter_only_in_fields_read() {
+    let options = options(RecordFormat::JsonLines);
+    let input = b"{\"text\":\"a\",\"tt\":\"\xff\xe8\"}\n{\"text\":\"\xff\"}\n";
+    let got = read(input, &options);
+    assert_eq!(got[0], "1@1:a");
+    assert!(got[1].starts_with("error stdin:2: invalid JSON"), "{got:?}");
+    assert_eq!(got.len(), 2);
+}
+
+/// Also met by the `records` fuzz target: an escaped lone UTF-16
+/// surrogate (valid JSON grammar, no Unicode scalar) keeps the record in a
+/// field that is not read, and rejects it in the text field.
+#[test]
+fn lone_surrogates_matter_only_in_fields_read() {
+    let options = options(RecordFormat::JsonLines);
+    let input = b"{\"id\":\"x\\ud800\",\"text\":\"b\"}\n{\"text\":\"\\udc00\"}\n";
+    let got = read(input, &options);
+    assert_eq!(got[0], "1@1:b");
+    assert!(got[1].starts_with("error stdin:2: invalid JSON"), "{got:?}");
+    assert_eq!(got.len(), 2);
 }
