@@ -4,9 +4,10 @@
 //! [`input`] walks directories, reads files and stdin records and says why it
 //! skips anything; [`fingerprint`] turns each document into a 64-bit SimHash;
 //! [`search`] finds every pair of fingerprints within Hamming distance k and
-//! the groups they form; [`report`] writes pairs or groups as a table, JSON,
-//! JSON Lines or CSV. [`jobs`] wires the stages into the work of each
-//! subcommand; `parallel` runs per-document work on every core in input
+//! the groups they form; [`verify`] decides candidate pairs by exact
+//! Jaccard; [`report`] writes pairs or groups as a table, JSON, JSON Lines,
+//! CSV, SARIF and more. [`index`] keeps fingerprints in an SQLite file for
+//! later runs. [`jobs`] wires the stages into the work of each subcommand; `parallel` runs per-document work on every core in input
 //! order; [`diag`] and `progress` talk to the person at the terminal.
 //!
 //! The library knows no command line: the `simdup` binary parses arguments
