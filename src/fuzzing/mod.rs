@@ -8,6 +8,7 @@
 //! choose options (shingles, record formats, read sizes); the rest is the
 //! document, stream or text under test.
 
+mod baseline;
 mod fingerprint;
 mod fingerprint_file;
 mod options;
@@ -17,6 +18,7 @@ mod tests;
 
 use std::io::{self, Read};
 
+pub use baseline::{allowlist, baseline};
 pub use fingerprint::fingerprint;
 pub use fingerprint_file::fingerprint_file;
 pub use options::options;

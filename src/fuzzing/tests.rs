@@ -90,6 +90,13 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
             b"\x00\x07# simdup fingerprint options=words:3 digest=ab\n0123456789abcdef  a.txt\n\\00000000000000ff  a\\\\b\\nc\n",
             b"\x01\x03{\"path\":\"a\",\"simhash\":\"0123456789abcdef\",\"digest\":\"ab\",\"features\":3}\n{\"path\":\"b\",\"simhash\":null}\n",
         ],
+        "baseline" => &[
+            b"\x00\x07# simdup baseline v1\n# features words:3 digest=ab\na.txt\tb.txt\t0123456789abcdef:0123456789abcdef\t0123456789abcdef:0123456789abcdef\n",
+            b"\x01\x02# simdup baseline v1\r\n\\#x\ty\\tz\t1:2\t3:4\n",
+        ],
+        "allowlist" => &[
+            b"docs/*.md licences/**\na.md\tb/*.md\n\nroot/docs/a.md\nroot/licences/x/y\n/work/root/a.md\nb/c.md\n../a",
+        ],
         _ => &[b"10M", b"words:3", b"chars:5", b"400:21", b"*.md\n!docs/**\n/a/b", b"the 2\nof 0\n# x\n"],
     };
     texts.iter().map(|text| text.to_vec()).collect()
@@ -161,6 +168,16 @@ fn smoke_fingerprint_file() {
 #[test]
 fn smoke_options() {
     smoke("options", CASES, super::options);
+}
+
+#[test]
+fn smoke_baseline() {
+    smoke("baseline", CASES, super::baseline);
+}
+
+#[test]
+fn smoke_allowlist() {
+    smoke("allowlist", CASES, super::allowlist);
 }
 
 /// Inputs the fuzz targets once failed on, replayed.
