@@ -192,6 +192,18 @@ fn regressions() {
     );
 }
 
+/// A features line ending in several carriage returns lost one on each
+/// write and read (the `baseline` target's first run).
+#[test]
+fn baseline_features_ending_in_carriage_returns() {
+    super::baseline(&[
+        0, 7, 35, 32, 115, 105, 109, 100, 117, 112, 32, 98, 97, 115, 101, 108, 105, 110, 101, 32,
+        118, 49, 10, 35, 32, 102, 101, 97, 116, 117, 114, 101, 115, 32, 97, 46, 116, 35, 32, 102,
+        64, 97, 110, 118, 49, 46, 97, 98, 0, 7, 35, 32, 115, 105, 109, 100, 117, 13, 13, 120, 116,
+        59, 98, 9, 35, 46, 101, 35, 0, 13, 13, 13, 13,
+    ]);
+}
+
 /// A lone surrogate escape in a field that is not read: taken by the
 /// reader, rejected by a full parse (the `records` target, second run).
 #[test]

@@ -165,7 +165,9 @@ impl Baseline {
                 continue;
             }
             if let Some(rest) = line.strip_prefix("# features ") {
-                features = rest.to_string();
+                // Carriage returns at the end are line endings, however
+                // many: kept, they would not survive a write and a read.
+                features = rest.trim_end_matches('\r').to_string();
                 continue;
             }
             if line.is_empty() || line.starts_with('#') {
