@@ -172,11 +172,37 @@ fn permute_few(moves: &[(u64, u32); FEW_MOVES], x: u64) -> u64 {
     })
 }
 
+/// From this many fingerprints, tables that start with the same key block
+/// share its scatter (`search_two_level`).
+const TWO_LEVEL_MIN: usize = 1 << 15;
+
+/// The widest key, past the first block, that a partition is grouped by
+/// in one scatter.
+const MAX_PARTITION_GROUP_BITS: u32 = 14;
+
+/// Tables one task runs over one first-level partition.
+const TABLES_PER_TASK: usize = 8;
+
 /// Runs every table of `blocks` blocks over the distinct fingerprints.
 pub(crate) fn search(shared: &Shared, max_distance: u32, blocks: u32) -> (Found, u64) {
+    let two_level = shared.collapsed.len() >= TWO_LEVEL_MIN && blocks >= max_distance + 2;
+    search_with(shared, max_distance, blocks, two_level)
+}
+
+/// [`search`], one level or two as told (the tests run both on small
+/// inputs).
+pub(crate) fn search_with(
+    shared: &Shared,
+    max_distance: u32,
+    blocks: u32,
+    two_level: bool,
+) -> (Found, u64) {
     let layout = Layout::new(blocks, max_distance);
     let key_block_sets = layout.key_block_sets();
     let count = key_block_sets.len() as u64;
+    if two_level && blocks >= max_distance + 2 {
+        return (search_two_level(shared, &layout, &key_block_sets), count);
+    }
     let found = tasks::run(
         shared.collapsed.len(),
         &key_block_sets,
@@ -190,6 +216,107 @@ pub(crate) fn search(shared: &Shared, max_distance: u32, blocks: u32) -> (Found,
         Found::merge,
     );
     (found, count)
+}
+
+/// The tables in tasks of up to `TABLES_PER_TASK` that share their first
+/// key block. A task cuts the fingerprints once by that block's bits into
+/// partitions of a few thousand, which stay in cache while each of its
+/// tables groups every partition by the rest of its key: one pass over
+/// all fingerprints a task instead of one a table, the rest in cache.
+fn search_two_level(shared: &Shared, layout: &Layout, key_block_sets: &[u64]) -> Found {
+    let mut sets = key_block_sets.to_vec();
+    sets.sort_by_key(|&set| (set.trailing_zeros(), set));
+    let task_list: Vec<&[u64]> = sets
+        .chunk_by(|a, b| a.trailing_zeros() == b.trailing_zeros())
+        .flat_map(|run| run.chunks(TABLES_PER_TASK))
+        .collect();
+    tasks::run(
+        shared.collapsed.len(),
+        &task_list,
+        || shared.nothing(),
+        |chunk, buffers| {
+            let mut sink = shared.sink();
+            let first = chunk[0].trailing_zeros() as usize;
+            let mask = layout.masks[first];
+            let width = mask.count_ones();
+            let lift = mask.leading_zeros();
+            let fingerprints = &shared.collapsed.fingerprints;
+            buffers.group_mapped(fingerprints, |&x| x, |&x| (x & mask) << lift, width);
+            let partitions = std::mem::take(&mut buffers.values);
+            let ends = buffers.group_ends().to_vec();
+            let mut local = SortBuffers::default();
+            for &key_blocks in *chunk {
+                let table = layout.table(key_blocks);
+                let parts = Partitions {
+                    values: &partitions,
+                    ends: &ends,
+                    width,
+                };
+                if table.forward.len() <= FEW_MOVES {
+                    let mut few = [(0u64, 0u32); FEW_MOVES];
+                    few[..table.forward.len()].copy_from_slice(&table.forward);
+                    let forward = |x| permute_few(&few, x);
+                    run_partitions(
+                        shared, layout, &table, &parts, forward, &mut local, &mut sink,
+                    );
+                } else {
+                    let forward = |x| permute(&table.forward, x);
+                    run_partitions(
+                        shared, layout, &table, &parts, forward, &mut local, &mut sink,
+                    );
+                }
+            }
+            buffers.values = partitions;
+            sink.finish()
+        },
+        Found::merge,
+    )
+}
+
+/// Fingerprints cut by the bits of a table's first key block.
+struct Partitions<'a> {
+    /// The fingerprints, partition after partition.
+    values: &'a [u64],
+    /// Where each partition ends.
+    ends: &'a [u32],
+    /// Bits of the first key block (the top bits of every permuted value).
+    width: u32,
+}
+
+/// Runs one table over every partition: permutes its fingerprints, groups
+/// them by the rest of the key and compares those with equal keys.
+fn run_partitions(
+    shared: &Shared,
+    layout: &Layout,
+    table: &Table,
+    parts: &Partitions<'_>,
+    forward: impl Fn(u64) -> u64 + Sync,
+    local: &mut SortBuffers<u64>,
+    sink: &mut Sink<'_>,
+) {
+    let rest = table.key_bits - parts.width;
+    let mut start = 0usize;
+    for &end in parts.ends {
+        let part = &parts.values[start..end as usize];
+        start = end as usize;
+        if part.len() < 2 {
+            continue;
+        }
+        // Up to 2^14 groups of a partition cost little to count in cache,
+        // and grouping by the whole key spares sorting inside the groups.
+        let bits = if rest <= MAX_PARTITION_GROUP_BITS && part.len() >= 64 {
+            rest
+        } else {
+            scatter_bits(part.len(), rest)
+        };
+        let width = parts.width;
+        if bits > 0 && bits == rest {
+            local.group_mapped(part, |&x| forward(x), |&v| v << width, bits);
+        } else {
+            local.sort_mapped(part, |&x| forward(x), |&v| v << width, bits, false);
+        }
+        compare_groups(shared, layout, table, &local.values, sink);
+    }
 }
 
 /// Sorts the fingerprints by one table's permutation and compares those
@@ -233,7 +360,18 @@ fn run_table(
             table.key_bits,
         );
     }
-    let values = &buffers.values;
+    compare_groups(shared, layout, table, &buffers.values, sink);
+}
+
+/// Compares the fingerprints of each run of equal keys in `values`
+/// (permuted by `table`, equal keys contiguous) and counts the work.
+fn compare_groups(
+    shared: &Shared,
+    layout: &Layout,
+    table: &Table,
+    values: &[u64],
+    sink: &mut Sink<'_>,
+) {
     let shift = 64 - table.key_bits;
     // Counters stay in registers; most fingerprints have no key-mate.
     let (mut comparisons, mut largest) = (0u64, 1usize);

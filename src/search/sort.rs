@@ -87,6 +87,12 @@ impl<T: Copy + Ord + Default + Send> SortBuffers<T> {
         self.scatter(src, &map, &key, bits);
     }
 
+    /// After [`group_mapped`](Self::group_mapped): where each group ends
+    /// in `values`, group by group (2^bits of them, empty ones included).
+    pub(crate) fn group_ends(&self) -> &[u32] {
+        &self.counts
+    }
+
     /// One counting pass and one scatter pass on the top `bits` of the key:
     /// `self.values` grouped, `self.counts[b]` the end of group b.
     fn scatter<S>(

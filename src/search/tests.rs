@@ -121,10 +121,16 @@ fn options(method: Method, max_distance: u32) -> SearchOptions {
 
 /// Runs `blocks::search` with a forced number of blocks.
 fn with_blocks(input: &[(DocId, u64)], k: u32, m: u32) -> Vec<Pair> {
+    with_blocks_levels(input, k, m, false)
+}
+
+/// Runs the block search with a forced number of blocks, in one level or
+/// two (tables sharing their first key block's partition).
+fn with_blocks_levels(input: &[(DocId, u64)], k: u32, m: u32, two_level: bool) -> Vec<Pair> {
     let shared = Shared::new(collapse::Collapsed::new(input).unwrap(), u64::MAX);
     let mut found = shared.sink();
     found.emit_repeats();
-    let (tables, _) = blocks::search(&shared, k, m);
+    let (tables, _) = blocks::search_with(&shared, k, m, two_level);
     found.finish().merge(tables).pairs.into_sorted()
 }
 
@@ -163,7 +169,8 @@ proptest! {
             .unwrap_or(k + 1);
         let input = planted(seed, n, k, dense);
         let (pairs, _) = reference(&input, k);
-        prop_assert_eq!(with_blocks(&input, k, m), pairs);
+        prop_assert_eq!(with_blocks(&input, k, m), pairs.clone());
+        prop_assert_eq!(with_blocks_levels(&input, k, m, true), pairs);
     }
 
     #[test]
