@@ -29,4 +29,7 @@ pub mod report;
 pub mod search;
 pub mod verify;
 
+#[cfg(test)]
+mod test_words;
+
 pub use error::{Error, Result};

@@ -9,25 +9,7 @@ use super::*;
 use crate::fingerprint::{Fingerprint, jaccard};
 use crate::input::RecordFormat;
 use crate::jobs::scan::ShortTexts;
-
-const WORDS: [&str; 24] = [
-    "the", "of", "river", "garden", "winter", "letter", "station", "harbour", "lantern", "orchard",
-    "valley", "market", "engine", "window", "bridge", "signal", "meadow", "copper", "thunder",
-    "archive", "ledger", "compass", "quarry", "violet",
-];
-
-/// `len` words drawn by a small generator from `seed`.
-fn words(seed: u64, len: usize) -> Vec<&'static str> {
-    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..len)
-        .map(|_| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            WORDS[(state % WORDS.len() as u64) as usize]
-        })
-        .collect()
-}
+use crate::test_words::words;
 
 /// Lines: originals (short, or longer than a short text) and copies with a
 /// few words replaced, exact copies, and lines without features, shuffled

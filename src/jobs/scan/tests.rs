@@ -6,25 +6,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::fingerprint::jaccard;
-
-const WORDS: [&str; 24] = [
-    "the", "of", "river", "garden", "winter", "letter", "station", "harbour", "lantern", "orchard",
-    "valley", "market", "engine", "window", "bridge", "signal", "meadow", "copper", "thunder",
-    "archive", "ledger", "compass", "quarry", "violet",
-];
-
-/// A document of `len` words drawn by a small generator from `seed`.
-fn words(seed: u64, len: usize) -> Vec<&'static str> {
-    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..len)
-        .map(|_| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            WORDS[(state % WORDS.len() as u64) as usize]
-        })
-        .collect()
-}
+use crate::test_words::{WORDS, words};
 
 /// A corpus: originals and copies with a few words replaced.
 fn corpus() -> impl Strategy<Value = Vec<String>> {
