@@ -41,7 +41,7 @@ pub fn allowlist(data: &[u8]) {
             None => Rule::Group(line.split(' ').map(str::to_string).collect()),
         })
         .collect();
-    let Ok(allowlist) = Allowlist::new(&rules, Path::new("root"), Path::new("/work")) else {
+    let Ok(allowlist) = Allowlist::new(&rules, Path::new("root"), Path::new("/cwd")) else {
         return;
     };
     let names: Vec<&str> = names_text.lines().collect();

@@ -95,7 +95,7 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
             b"\x01\x02# simdup baseline v1\r\n\\#x\ty\\tz\t1:2\t3:4\n",
         ],
         "allowlist" => &[
-            b"docs/*.md licences/**\na.md\tb/*.md\n\nroot/docs/a.md\nroot/licences/x/y\n/work/root/a.md\nb/c.md\n../a",
+            b"docs/*.md licences/**\na.md\tb/*.md\n\nroot/docs/a.md\nroot/licences/x/y\n/cwd/root/a.md\nb/c.md\n../a",
         ],
         _ => &[b"10M", b"words:3", b"chars:5", b"400:21", b"*.md\n!docs/**\n/a/b", b"the 2\nof 0\n# x\n"],
     };
