@@ -222,6 +222,12 @@ pub fn jaccard(a: &[u64], b: &[u64]) -> f64 {
     if a.is_empty() && b.is_empty() {
         return 1.0;
     }
+    let common = intersection(a, b);
+    common as f64 / (a.len() + b.len() - common) as f64
+}
+
+/// How many elements two sorted, distinct sets of feature hashes share.
+pub fn intersection(a: &[u64], b: &[u64]) -> usize {
     let (mut i, mut j, mut common) = (0, 0, 0usize);
     while i < a.len() && j < b.len() {
         match a[i].cmp(&b[j]) {
@@ -234,7 +240,7 @@ pub fn jaccard(a: &[u64], b: &[u64]) -> f64 {
             }
         }
     }
-    common as f64 / (a.len() + b.len() - common) as f64
+    common
 }
 
 #[cfg(test)]

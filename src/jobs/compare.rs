@@ -9,9 +9,8 @@
 use std::io::{self, Seek};
 use std::path::Path;
 
-use crate::error::STDIN;
 use crate::fingerprint::{Fingerprint, Fingerprinter, jaccard};
-use crate::input::{self, FileDocument, Outcome, WalkOptions};
+use crate::input::WalkOptions;
 use crate::{Error, Result, jobs};
 
 /// One document, measured.
@@ -45,11 +44,7 @@ pub fn run(
     fingerprinter: &Fingerprinter,
     walk: &WalkOptions,
 ) -> Result<Comparison> {
-    if jobs::is_stdin(a) && jobs::is_stdin(b) {
-        return Err(Error::Usage(
-            "only one of A and B can be stdin ('-')".to_string(),
-        ));
-    }
+    jobs::at_most_one_stdin(a, b)?;
     let a = measure(fingerprinter, a, walk)?;
     let b = measure(fingerprinter, b, walk)?;
     let distance = (a.fingerprint.simhash ^ b.fingerprint.simhash).count_ones();
@@ -64,26 +59,11 @@ pub fn run(
 
 /// Reads a document once into a temporary file, then measures it twice.
 fn measure(fingerprinter: &Fingerprinter, path: &Path, walk: &WalkOptions) -> Result<Measured> {
-    let (name, error_name, reader): (String, String, Box<dyn io::Read + Send>) =
-        if jobs::is_stdin(path) {
-            ("-".into(), STDIN.into(), Box::new(io::stdin()))
-        } else {
-            let document = FileDocument {
-                path: path.to_path_buf(),
-                display: path.display().to_string(),
-                explicit: true,
-            };
-            match input::open_document(&document, walk) {
-                Outcome::Done(reader) => (document.display.clone(), document.display, reader),
-                Outcome::Skipped { name, reason } => {
-                    return Err(Error::data(
-                        name,
-                        format!("not compared: {reason}{}", hint(reason)),
-                    ));
-                }
-                Outcome::Failed(error) => return Err(error),
-            }
-        };
+    let jobs::Named {
+        name,
+        error_name,
+        reader,
+    } = jobs::open_named(path, walk, "not compared")?;
     let io_error = |source| Error::io_named(&error_name, source);
     let mut spool = tempfile::tempfile().map_err(|e| Error::io_named("a temporary file", e))?;
     let mut reader = reader;
@@ -101,13 +81,4 @@ fn measure(fingerprinter: &Fingerprinter, path: &Path, walk: &WalkOptions) -> Re
         fingerprint,
         set,
     })
-}
-
-/// How to compare a document anyway.
-fn hint(reason: input::SkipReason) -> &'static str {
-    match reason {
-        input::SkipReason::Binary => " (use --binary to compare it anyway)",
-        input::SkipReason::TooLarge => " (larger than --max-filesize)",
-        _ => "",
-    }
 }

@@ -9,9 +9,8 @@
 use std::io::Read;
 use std::path::Path;
 
-use crate::error::STDIN;
-use crate::fingerprint::{Fingerprint, Fingerprinter, jaccard};
-use crate::input::{self, FileDocument, Outcome, WalkOptions};
+use crate::fingerprint::{Fingerprint, Fingerprinter, intersection, jaccard};
+use crate::input::WalkOptions;
 use crate::verify::passages::{self, Passages};
 use crate::{Error, Result, jobs};
 
@@ -56,11 +55,7 @@ pub fn run(
     fingerprinter: &Fingerprinter,
     walk: &WalkOptions,
 ) -> Result<Explanation> {
-    if jobs::is_stdin(a) && jobs::is_stdin(b) {
-        return Err(Error::Usage(
-            "only one of A and B can be stdin ('-')".to_string(),
-        ));
-    }
+    jobs::at_most_one_stdin(a, b)?;
     let a = read(fingerprinter, a, walk)?;
     let b = read(fingerprinter, b, walk)?;
     Ok(explain(fingerprinter, a, b))
@@ -82,7 +77,7 @@ pub fn passages_of_files(
 /// Measures two documents already read.
 pub fn explain(fingerprinter: &Fingerprinter, a: Explained, b: Explained) -> Explanation {
     let distance = (a.fingerprint.simhash ^ b.fingerprint.simhash).count_ones();
-    let common = common(&a.set, &b.set);
+    let common = intersection(&a.set, &b.set) as u64;
     let share = |of: &[u64]| {
         if of.is_empty() {
             1.0
@@ -119,49 +114,13 @@ fn read(fingerprinter: &Fingerprinter, path: &Path, walk: &WalkOptions) -> Resul
 
 /// Reads a document whole, through the input layer's checks.
 fn read_bytes(path: &Path, walk: &WalkOptions) -> Result<(String, Vec<u8>)> {
-    let (name, mut reader): (String, Box<dyn Read + Send>) = if jobs::is_stdin(path) {
-        (STDIN.to_string(), Box::new(std::io::stdin()))
-    } else {
-        let document = FileDocument {
-            path: path.to_path_buf(),
-            display: path.display().to_string(),
-            explicit: true,
-        };
-        match input::open_document(&document, walk) {
-            Outcome::Done(reader) => (document.display, reader),
-            Outcome::Skipped { name, reason } => {
-                return Err(Error::data(name, format!("not explained: {reason}")));
-            }
-            Outcome::Failed(error) => return Err(error),
-        }
-    };
+    let mut named = jobs::open_named(path, walk, "not explained")?;
     let mut text = Vec::new();
-    reader
+    named
+        .reader
         .read_to_end(&mut text)
-        .map_err(|error| Error::io_named(&name, error))?;
-    let name = if jobs::is_stdin(path) {
-        "-".to_string()
-    } else {
-        name
-    };
-    Ok((name, text))
-}
-
-/// Elements two sorted, distinct sets have in common.
-fn common(a: &[u64], b: &[u64]) -> u64 {
-    let (mut i, mut j, mut count) = (0, 0, 0u64);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                count += 1;
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    count
+        .map_err(|error| Error::io_named(&named.error_name, error))?;
+    Ok((named.name, text))
 }
 
 #[cfg(test)]

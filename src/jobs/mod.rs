@@ -22,7 +22,73 @@ pub mod fingerprint;
 pub mod index;
 pub mod scan;
 
+use std::io::Read;
+use std::path::Path;
+
+use crate::error::STDIN;
+use crate::input::{self, FileDocument, Outcome, SkipReason, WalkOptions};
+use crate::{Error, Result};
+
 /// Whether a path argument stands for standard input.
-pub fn is_stdin(path: &std::path::Path) -> bool {
+pub fn is_stdin(path: &Path) -> bool {
     path.as_os_str() == "-"
+}
+
+/// One of the two documents `compare` and `explain` take, opened.
+pub(crate) struct Named {
+    /// The name shown: the path as given, or `-` for stdin.
+    pub name: String,
+    /// The name its read errors give (stdin spelled out).
+    pub error_name: String,
+    /// The whole document, sniffed prefix included.
+    pub reader: Box<dyn Read + Send>,
+}
+
+/// Refuses two paths that are both stdin.
+pub(crate) fn at_most_one_stdin(a: &Path, b: &Path) -> Result<()> {
+    if is_stdin(a) && is_stdin(b) {
+        return Err(Error::Usage(
+            "only one of A and B can be stdin ('-')".to_string(),
+        ));
+    }
+    Ok(())
+}
+
+/// Opens a document named on the command line (or stdin) through the
+/// input layer's checks; one the checks pass over is an error saying it
+/// was `not_done` ("not compared") and why.
+pub(crate) fn open_named(path: &Path, walk: &WalkOptions, not_done: &str) -> Result<Named> {
+    if is_stdin(path) {
+        return Ok(Named {
+            name: "-".into(),
+            error_name: STDIN.into(),
+            reader: Box::new(std::io::stdin()),
+        });
+    }
+    let document = FileDocument {
+        path: path.to_path_buf(),
+        display: path.display().to_string(),
+        explicit: true,
+    };
+    match input::open_document(&document, walk) {
+        Outcome::Done(reader) => Ok(Named {
+            name: document.display.clone(),
+            error_name: document.display,
+            reader,
+        }),
+        Outcome::Skipped { name, reason } => Err(Error::data(
+            name,
+            format!("{not_done}: {reason}{}", hint(reason)),
+        )),
+        Outcome::Failed(error) => Err(error),
+    }
+}
+
+/// How to take a skipped document anyway.
+fn hint(reason: SkipReason) -> &'static str {
+    match reason {
+        SkipReason::Binary => " (use --binary to take it anyway)",
+        SkipReason::TooLarge => " (larger than --max-filesize)",
+        _ => "",
+    }
 }
