@@ -11,6 +11,17 @@ fn corpus(dir: &TestDir) {
     dir.create("docs/near0.txt", edit(&text(0, 120), &[5]));
 }
 
+/// The corpus, indexed in i.db.
+fn indexed_corpus(dir: &TestDir) {
+    corpus(dir);
+    let made = dir
+        .simdup()
+        .args(["index", "add", "docs", "--db", "i.db"])
+        .output()
+        .unwrap();
+    assert_eq!(made.status.code(), Some(0), "{}", stderr(&made));
+}
+
 #[test]
 fn a_second_add_reads_only_changed_files_and_prune_drops_deleted_ones() {
     let dir = TestDir::new();
@@ -98,13 +109,7 @@ fn a_second_add_reads_only_changed_files_and_prune_drops_deleted_ones() {
 #[test]
 fn an_index_of_other_feature_options_is_refused() {
     let dir = TestDir::new();
-    corpus(&dir);
-    let made = dir
-        .simdup()
-        .args(["index", "add", "docs", "--db", "i.db"])
-        .output()
-        .unwrap();
-    assert_eq!(made.status.code(), Some(0));
+    indexed_corpus(&dir);
     let args = [
         "index",
         "add",
@@ -248,13 +253,7 @@ fn against_equals_a_scan_of_the_union_restricted_to_new_documents() {
 #[test]
 fn a_stored_document_that_is_gone_leaves_its_pair_unverified_and_counted() {
     let dir = TestDir::new();
-    corpus(&dir);
-    let made = dir
-        .simdup()
-        .args(["index", "add", "docs", "--db", "i.db"])
-        .output()
-        .unwrap();
-    assert_eq!(made.status.code(), Some(0));
+    indexed_corpus(&dir);
     dir.create("new.txt", edit(&text(0, 120), &[9]));
     let check = |expected_pairs: u64, expected_unverified: u64, code: i32| {
         let output = dir
