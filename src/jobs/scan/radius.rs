@@ -34,7 +34,7 @@ const SAMPLE_PAIRS: u64 = 1 << 21;
 /// The budget never drops below this many core-seconds. Small corpora get
 /// their recall from `SMALL_CORPUS` instead; a higher floor would let a
 /// mid-sized corpus spend more than `BUDGET_SHARE` of its fingerprinting.
-pub const MIN_BUDGET_SECONDS: f64 = 0.25;
+pub const MIN_BUDGET_SECONDS: f64 = 0.5;
 
 /// The budget is this share of the predicted fingerprinting time, so a
 /// verified scan takes about 1.5 times as long as fingerprinting alone.
