@@ -29,9 +29,9 @@ pub(crate) struct Table {
     /// Bit j is set when block j is part of the key.
     key_blocks: u64,
     /// Width of the key in bits.
-    key_bits: u32,
+    pub(crate) key_bits: u32,
     /// (source mask, left rotation) moves, each a run of adjacent blocks.
-    forward: Vec<(u64, u32)>,
+    pub(crate) forward: Vec<(u64, u32)>,
     /// The moves that undo `forward`.
     inverse: Vec<(u64, u32)>,
 }
@@ -63,6 +63,11 @@ impl Layout {
         self.masks.len() as u32
     }
 
+    /// The distance searched.
+    pub(crate) fn max_distance(&self) -> u32 {
+        self.max_distance
+    }
+
     /// Every table's key blocks: each choice of m - k blocks, as a set of
     /// block numbers (8 bytes a table; the tables are built when run).
     pub(crate) fn key_block_sets(&self) -> Vec<u64> {
@@ -90,7 +95,7 @@ impl Layout {
     }
 
     /// The table keyed on `key_blocks`.
-    fn table(&self, key_blocks: u64) -> Table {
+    pub(crate) fn table(&self, key_blocks: u64) -> Table {
         let m = self.blocks() as usize;
         let order = (0..m)
             .filter(|&j| key_blocks >> j & 1 == 1)
@@ -140,7 +145,7 @@ impl Layout {
     /// Whether `table` is the one that reports a pair with XOR `difference`
     /// (within the distance): the first m - k blocks the pair agrees on must
     /// be exactly its key blocks.
-    fn owns(&self, table: &Table, difference: u64) -> bool {
+    pub(crate) fn owns(&self, table: &Table, difference: u64) -> bool {
         let agree = self.agreeing_blocks(difference);
         let mut rest = agree;
         for _ in 0..self.blocks() - self.max_distance {
@@ -151,7 +156,7 @@ impl Layout {
 }
 
 /// Applies a list of moves.
-fn permute(moves: &[(u64, u32)], x: u64) -> u64 {
+pub(crate) fn permute(moves: &[(u64, u32)], x: u64) -> u64 {
     moves.iter().fold(0, |out, &(mask, rotation)| {
         out | (x & mask).rotate_left(rotation)
     })
@@ -162,11 +167,11 @@ fn permute(moves: &[(u64, u32)], x: u64) -> u64 {
 const PRESORTED_RUN: usize = 1 << 12;
 
 /// Move lists up to this long take the unrolled path.
-const FEW_MOVES: usize = 8;
+pub(crate) const FEW_MOVES: usize = 8;
 
 /// `permute` over a fixed-length list padded with no-op moves.
 #[inline(always)]
-fn permute_few(moves: &[(u64, u32); FEW_MOVES], x: u64) -> u64 {
+pub(crate) fn permute_few(moves: &[(u64, u32); FEW_MOVES], x: u64) -> u64 {
     moves.iter().fold(0, |out, &(mask, rotation)| {
         out | (x & mask).rotate_left(rotation)
     })

@@ -9,6 +9,7 @@
 //! expands it to document pairs and joins it in the union-find, and
 //! `groups` reads the components. docs/SEARCH.md has the design and figures.
 
+mod against;
 mod blocks;
 mod brute;
 mod collapse;
@@ -144,6 +145,47 @@ pub fn search(
     fingerprints: &[(DocId, u64)],
     options: &SearchOptions,
 ) -> crate::Result<SearchOutcome> {
+    check(fingerprints, options)?;
+    let shared = Shared::new(collapse::Collapsed::new(fingerprints)?, options.max_pairs);
+    Ok(run(shared, options, None))
+}
+
+/// [`search`] for the pairs with a new document (`is_new`), the others
+/// being a stored corpus (`scan --against`).
+///
+/// With `Method::Exact` and `Method::Brute` exactly the pairs of
+/// [`search`] in which either fingerprint is held by a new document are
+/// found (two stored documents that share a fingerprint with a new one
+/// are among them),
+/// at a cost that grows with the new fingerprints times all of them
+/// rather than with all squared; groups are the components of those
+/// pairs. `Method::Rotate` searches everything (its pairs of stored
+/// documents are the caller's to drop).
+///
+/// # Errors
+/// As [`search`].
+pub fn search_against(
+    fingerprints: &[(DocId, u64)],
+    options: &SearchOptions,
+    is_new: impl Fn(DocId) -> bool,
+) -> crate::Result<SearchOutcome> {
+    check(fingerprints, options)?;
+    let shared = Shared::new(collapse::Collapsed::new(fingerprints)?, options.max_pairs);
+    let n = shared.collapsed.len() as u32;
+    let new: Vec<bool> = (0..n)
+        .map(|i| shared.collapsed.ids(i).iter().any(|&id| is_new(id)))
+        .collect();
+    let all_new = new.iter().all(|&fresh| fresh);
+    let mut outcome = run(shared, options, (!all_new).then_some(new));
+    // A fingerprint repeated among stored documents makes a group of its own.
+    outcome
+        .groups
+        .retain(|group| group.iter().any(|&id| is_new(id)));
+    Ok(outcome)
+}
+
+/// Refuses options and inputs no search can take.
+fn check(fingerprints: &[(DocId, u64)], options: &SearchOptions) -> crate::Result<()> {
     let k = options.max_distance;
     if k > MAX_DISTANCE {
         return Err(crate::Error::Usage(format!(
@@ -162,11 +204,16 @@ pub fn search(
             u32::MAX
         )));
     }
-    let shared = Shared::new(collapse::Collapsed::new(fingerprints)?, options.max_pairs);
-    let n = shared.collapsed.len();
+    Ok(())
+}
 
+/// Runs the search over collapsed fingerprints: all pairs, or with `new`
+/// only those with a new fingerprint (by distinct fingerprint).
+fn run(shared: Shared, options: &SearchOptions, new: Option<Vec<bool>>) -> SearchOutcome {
+    let k = options.max_distance;
+    let n = shared.collapsed.len();
     let mut repeats = shared.sink();
-    repeats.emit_repeats();
+    repeats.emit_repeats(new.as_deref());
     let mut stats = SearchStats {
         unique_fingerprints: n as u64,
         ..SearchStats::default()
@@ -174,13 +221,14 @@ pub fn search(
     let found = if k == 0 || n < 2 {
         shared.nothing()
     } else {
-        match options.method {
-            Method::Brute => brute::search(&shared, k),
-            Method::Rotate => {
+        match (options.method, new.as_deref()) {
+            (Method::Brute, None) => brute::search(&shared, k),
+            (Method::Brute, Some(new)) => against::brute(&shared, k, new),
+            (Method::Rotate, _) => {
                 stats.tables = 64;
                 rotate::search(&shared, k, options.window)
             }
-            Method::Exact => match plan::choose(n, k) {
+            (Method::Exact, None) => match plan::choose(n, k) {
                 plan::Plan::Nothing => shared.nothing(),
                 plan::Plan::Brute => brute::search(&shared, k),
                 plan::Plan::Blocks(m) => {
@@ -190,6 +238,19 @@ pub fn search(
                     found
                 }
             },
+            (Method::Exact, Some(new)) => {
+                let fresh = new.iter().filter(|&&fresh| fresh).count();
+                match plan::choose_against(n, fresh, k) {
+                    plan::Plan::Nothing => shared.nothing(),
+                    plan::Plan::Brute => against::brute(&shared, k, new),
+                    plan::Plan::Blocks(m) => {
+                        let (found, tables) = against::probe(&shared, k, m, new);
+                        stats.blocks = m;
+                        stats.tables = tables;
+                        found
+                    }
+                }
+            }
         }
     };
     let found = repeats.finish().merge(found);
@@ -199,24 +260,42 @@ pub fn search(
         .union_find
         .into_inner()
         .unwrap_or_else(|e| e.into_inner());
-    Ok(SearchOutcome {
+    SearchOutcome {
         pairs: found.pairs.into_sorted(),
         total_pairs: found.total_pairs,
         groups: groups::groups(&shared.collapsed, union_find),
         stats,
-    })
+    }
 }
+
+/// Seconds of one comparison, the cost model's unit (one core, POPCNT).
+const SECONDS_PER_COMPARISON: f64 = 0.35e-9;
 
 /// Predicted wall seconds of [`search`] with `Method::Exact` over `n`
 /// distinct fingerprints at distance `max_distance` on `threads` threads,
 /// from the cost model of docs/SEARCH.md (a unit of it, one comparison, is
 /// about 0.35 ns on one core with POPCNT).
 pub fn predicted_seconds(n: usize, max_distance: u32, threads: usize) -> f64 {
-    const SECONDS_PER_COMPARISON: f64 = 0.35e-9;
     let comparisons = match plan::choose(n, max_distance) {
         plan::Plan::Nothing => 0.0,
         plan::Plan::Brute => n as f64 * (n as f64 - 1.0) / 2.0,
         plan::Plan::Blocks(m) => plan::blocks_cost(n, max_distance, m).unwrap_or(f64::MAX),
+    };
+    comparisons * SECONDS_PER_COMPARISON / threads.max(1) as f64
+}
+
+/// Pairs with at least one of `fresh` new fingerprints among `n`.
+pub fn against_pairs(n: usize, fresh: usize) -> f64 {
+    plan::against_pairs(n, fresh)
+}
+
+/// [`predicted_seconds`] of [`search_against`] with `fresh` of the `n`
+/// distinct fingerprints new.
+pub fn predicted_seconds_against(n: usize, fresh: usize, max_distance: u32, threads: usize) -> f64 {
+    let comparisons = match plan::choose_against(n, fresh, max_distance) {
+        plan::Plan::Nothing => 0.0,
+        plan::Plan::Brute => plan::against_pairs(n, fresh),
+        plan::Plan::Blocks(m) => plan::probe_cost(n, fresh, max_distance, m).unwrap_or(f64::MAX),
     };
     comparisons * SECONDS_PER_COMPARISON / threads.max(1) as f64
 }

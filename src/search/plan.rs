@@ -69,6 +69,57 @@ pub(crate) fn blocks_cost(n: usize, k: u32, m: u32) -> Option<f64> {
         return None;
     }
     let pairs = n as f64 * (n as f64 - 1.0) / 2.0;
+    let collisions = key_collisions(m, k, pairs);
+    Some(tables * n as f64 * pass_cost(n) + collisions)
+}
+
+/// Cost of probing one table with one fingerprint in a search against new
+/// fingerprints (permute, find the bucket, check its keys), in comparisons.
+const PROBE_COST: f64 = 6.0;
+
+/// Cost of putting one new fingerprint in one probe table, in comparisons.
+const ENTRY_COST: f64 = 10.0;
+
+/// The cheapest plan for pairs of `fresh` new fingerprints with any of
+/// `n` (new ones included) within distance `k`: `Brute` compares each
+/// new one with all, `Blocks(m)` probes tables of the new ones.
+pub(crate) fn choose_against(n: usize, fresh: usize, k: u32) -> Plan {
+    if k == 0 || n < 2 || fresh == 0 {
+        return Plan::Nothing;
+    }
+    let mut best = (against_pairs(n, fresh), Plan::Brute);
+    for m in k + 1..=64 {
+        let Some(cost) = probe_cost(n, fresh, k, m) else {
+            continue;
+        };
+        if cost < best.0 {
+            best = (cost, Plan::Blocks(m));
+        }
+    }
+    best.1
+}
+
+/// Pairs with at least one of `fresh` new fingerprints among `n`.
+pub(crate) fn against_pairs(n: usize, fresh: usize) -> f64 {
+    let (n, t) = (n as f64, fresh as f64);
+    t * (n - t) + t * (t - 1.0) / 2.0
+}
+
+/// The modelled cost of probing tables of `m` blocks, or `None` if it
+/// needs too many tables.
+pub(crate) fn probe_cost(n: usize, fresh: usize, k: u32, m: u32) -> Option<f64> {
+    let tables = binomial(m, k);
+    if tables > MAX_TABLES {
+        return None;
+    }
+    let collisions = key_collisions(m, k, against_pairs(n, fresh));
+    Some(tables * (n as f64 * PROBE_COST + fresh as f64 * ENTRY_COST) + collisions)
+}
+
+/// Pairs of uniformly random fingerprints, out of `pairs`, that share
+/// the key of some table of `m` blocks at distance `k` (summed over the
+/// tables).
+fn key_collisions(m: u32, k: u32, pairs: f64) -> f64 {
     // `wide` blocks have one bit more than the others; a table choosing i of
     // them has a key of (m - k) * narrow + i bits.
     let narrow = 64 / m;
@@ -80,7 +131,7 @@ pub(crate) fn blocks_cost(n: usize, k: u32, m: u32) -> Option<f64> {
         let key_bits = (chosen * narrow + i) as i32;
         collisions += ways * pairs * 2f64.powi(-key_bits);
     }
-    Some(tables * n as f64 * pass_cost(n) + collisions)
+    collisions
 }
 
 /// C(n, k) as a float (exact below 2^53).

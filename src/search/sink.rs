@@ -181,12 +181,15 @@ impl<'a> Sink<'a> {
     }
 
     /// Records the distance-0 pairs among the documents of each repeated
-    /// fingerprint.
-    pub(crate) fn emit_repeats(&mut self) {
+    /// fingerprint (with `new`, of each new one only).
+    pub(crate) fn emit_repeats(&mut self, new: Option<&[bool]>) {
         if !self.collapsed.has_repeats() {
             return;
         }
         for index in 0..self.collapsed.len() as u32 {
+            if new.is_some_and(|new| !new[index as usize]) {
+                continue;
+            }
             let ids = self.collapsed.ids(index);
             let c = ids.len() as u64;
             self.found.total_pairs = self.found.total_pairs.saturating_add(c * (c - 1) / 2);

@@ -129,13 +129,93 @@ fn with_blocks(input: &[(DocId, u64)], k: u32, m: u32) -> Vec<Pair> {
 fn with_blocks_levels(input: &[(DocId, u64)], k: u32, m: u32, two_level: bool) -> Vec<Pair> {
     let shared = Shared::new(collapse::Collapsed::new(input).unwrap(), u64::MAX);
     let mut found = shared.sink();
-    found.emit_repeats();
+    found.emit_repeats(None);
     let (tables, _) = blocks::search_with(&shared, k, m, two_level);
+    found.finish().merge(tables).pairs.into_sorted()
+}
+
+/// The reference's pairs with a fingerprint held by a document of id
+/// `fresh_from` or more.
+fn touching(input: &[(DocId, u64)], pairs: &[Pair], fresh_from: DocId) -> Vec<Pair> {
+    let fingerprint: BTreeMap<DocId, u64> = input.iter().copied().collect();
+    let new: std::collections::BTreeSet<u64> = input
+        .iter()
+        .filter(|&&(id, _)| id >= fresh_from)
+        .map(|&(_, fp)| fp)
+        .collect();
+    pairs
+        .iter()
+        .filter(|pair| new.contains(&fingerprint[&pair.a]) || new.contains(&fingerprint[&pair.b]))
+        .copied()
+        .collect()
+}
+
+/// The id from which a share `new_share` of the input's documents are new.
+fn split(input: &[(DocId, u64)], new_share: f64) -> DocId {
+    let mut ids: Vec<DocId> = input.iter().map(|&(id, _)| id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let old = (ids.len() as f64 * (1.0 - new_share)) as usize;
+    ids.get(old).copied().unwrap_or(DocId::MAX)
+}
+
+/// Runs `against::probe` with a forced number of blocks.
+fn with_probe(input: &[(DocId, u64)], k: u32, m: u32, fresh_from: DocId) -> Vec<Pair> {
+    let shared = Shared::new(collapse::Collapsed::new(input).unwrap(), u64::MAX);
+    let new: Vec<bool> = (0..shared.collapsed.len() as u32)
+        .map(|i| shared.collapsed.ids(i).iter().any(|&id| id >= fresh_from))
+        .collect();
+    let mut found = shared.sink();
+    found.emit_repeats(Some(&new));
+    let (tables, _) = against::probe(&shared, k, m, &new);
     found.finish().merge(tables).pairs.into_sorted()
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(32))]
+
+    #[test]
+    fn against_equals_the_reference_pairs_with_a_new_document(
+        seed in any::<u64>(),
+        n in 0usize..2500,
+        k in 0u32..=12,
+        dense in any::<bool>(),
+        new_share in 0.0f64..=1.0,
+    ) {
+        let input = planted(seed, n, k, dense);
+        let fresh_from = split(&input, new_share);
+        let (all, _) = reference(&input, k);
+        let pairs = touching(&input, &all, fresh_from);
+        for method in [Method::Exact, Method::Brute] {
+            let outcome =
+                search_against(&input, &options(method, k), |id| id >= fresh_from).unwrap();
+            prop_assert_eq!(&outcome.pairs, &pairs, "{:?}", method);
+            prop_assert_eq!(outcome.total_pairs, pairs.len() as u64);
+            prop_assert_eq!(&outcome.groups, &components(&pairs));
+        }
+    }
+
+    #[test]
+    fn every_probe_block_count_is_exact(
+        seed in any::<u64>(),
+        n in 0usize..300,
+        k in 1u32..=12,
+        dense in any::<bool>(),
+        extra in 1u32..=52,
+        new_share in 0.0f64..=1.0,
+    ) {
+        let m = (k + 1..=(k + extra).min(64))
+            .take_while(|&m| plan::binomial(m, k) <= 3000.0)
+            .last()
+            .unwrap_or(k + 1);
+        let input = planted(seed, n, k, dense);
+        let fresh_from = split(&input, new_share);
+        let (all, _) = reference(&input, k);
+        prop_assert_eq!(
+            with_probe(&input, k, m, fresh_from),
+            touching(&input, &all, fresh_from)
+        );
+    }
 
     #[test]
     fn exact_and_brute_equal_the_reference(

@@ -435,11 +435,20 @@ fn space(
         .iter()
         .filter_map(|class| fingerprint(class).map(|(_, features)| f64::from(features)))
         .sum();
+    // Against a stored corpus, only pairs with a new class are searched.
+    let is_new = |class: ClassId| {
+        members
+            .of(class)
+            .last()
+            .is_some_and(|&id| id >= documents.fresh_from)
+    };
+    let fresh_entries = entries.iter().filter(|&&(class, _)| is_new(class)).count();
     let workload = radius::Workload {
         fingerprints: &fingerprints,
+        fresh: fresh_entries,
         mean_features: features / entries.len().max(1) as f64,
         bytes: diag.tally.bytes,
-        documents: documents.len() as u64,
+        documents: (documents.len() as u64).saturating_sub(u64::from(documents.fresh_from)),
     };
     let (mut chosen, chosen_by) = match options.max_distance {
         Some(k) => (radius::given(&workload, threshold, k), "option"),
@@ -461,15 +470,17 @@ fn space(
                 entries.len()
             ),
         );
-        let outcome = search::search(
-            &entries,
-            &SearchOptions {
-                max_distance,
-                method: options.method,
-                window: options.window,
-                max_pairs: options.max_candidates,
-            },
-        );
+        let search_options = SearchOptions {
+            max_distance,
+            method: options.method,
+            window: options.window,
+            max_pairs: options.max_candidates,
+        };
+        let outcome = if fresh_entries < entries.len() {
+            search::search_against(&entries, &search_options, is_new)
+        } else {
+            search::search(&entries, &search_options)
+        };
         searching.finish();
         let outcome = outcome?;
         let cap = options.max_candidates;
@@ -514,16 +525,10 @@ fn space(
     };
     // A class pair with no document pair of this space needs no reading.
     // Against a stored corpus, pairs of two stored classes are not asked.
-    let fresh = |class: ClassId| {
-        members
-            .of(class)
-            .last()
-            .is_some_and(|&id| id >= documents.fresh_from)
-    };
     let counted: Vec<&search::Pair> = outcome
         .pairs
         .iter()
-        .filter(|pair| weight(pair) > 0 && (fresh(pair.a) || fresh(pair.b)))
+        .filter(|pair| weight(pair) > 0 && (is_new(pair.a) || is_new(pair.b)))
         .collect();
     // Pairs a scan cache has decided before are not read again.
     let digest = |class: ClassId| classes[class as usize].digest;

@@ -99,11 +99,14 @@ pub struct Radius {
 pub struct Workload<'a> {
     /// The fingerprints to search (one per class of identical documents).
     pub fingerprints: &'a [u64],
+    /// How many of them are new: all, unless searched against a stored
+    /// corpus (`scan --against`), where only pairs with a new one count.
+    pub fresh: usize,
     /// Mean features per fingerprinted class (the size of a set to compare).
     pub mean_features: f64,
     /// Bytes fingerprinted.
     pub bytes: u64,
-    /// Documents fingerprinted.
+    /// Documents fingerprinted (in this run: not the stored ones).
     pub documents: u64,
 }
 
@@ -193,20 +196,40 @@ pub fn given(workload: &Workload<'_>, threshold: f64, max_distance: u32) -> Radi
 /// Predicted core-seconds of search and verification at radius `k`.
 fn cost(workload: &Workload<'_>, within: &[f64; 65], k: u32) -> f64 {
     let n = workload.fingerprints.len();
-    let pairs = n as f64 * (n as f64 - 1.0) / 2.0;
-    let candidates = pairs * within[k as usize];
-    // A fingerprint is read again if it has at least one candidate.
-    let per_fingerprint = if n > 1 {
-        candidates * 2.0 / n as f64
+    let fresh = workload.fresh.min(n);
+    let against = fresh < n;
+    let pairs = if against {
+        crate::search::against_pairs(n, fresh)
     } else {
-        0.0
+        n as f64 * (n as f64 - 1.0) / 2.0
     };
-    let reread = n as f64 * (1.0 - (-per_fingerprint).exp());
+    let candidates = pairs * within[k as usize];
+    // A fingerprint is read again if it has at least one candidate; against
+    // a stored corpus, a candidate joins a new one and a stored one.
+    let reread = if against {
+        touched(fresh, candidates) + touched(n - fresh, candidates)
+    } else {
+        touched(n, candidates * 2.0)
+    };
     let seconds_per_document =
         workload.fingerprint_seconds() / workload.documents.max(1) as f64 * REREAD_FACTOR;
     let verify = reread * seconds_per_document
         + candidates * (workload.mean_features * SECONDS_PER_MERGE_STEP + SECONDS_PER_CANDIDATE);
-    crate::search::predicted_seconds(n, k, 1) + verify
+    let search = if against {
+        crate::search::predicted_seconds_against(n, fresh, k, 1)
+    } else {
+        crate::search::predicted_seconds(n, k, 1)
+    };
+    search + verify
+}
+
+/// How many of `n` fingerprints expect at least one of `ends` candidate
+/// ends spread evenly over them.
+fn touched(n: usize, ends: f64) -> f64 {
+    if n == 0 {
+        return 0.0;
+    }
+    n as f64 * (1.0 - (-ends / n as f64).exp())
 }
 
 /// For each distance d, the share of fingerprint pairs within d: exact for
@@ -291,6 +314,7 @@ mod tests {
             .collect();
         let workload = Workload {
             fingerprints: &fingerprints,
+            fresh: fingerprints.len(),
             mean_features: 300.0,
             bytes: 10_000 * 2_000,
             documents: 10_000,
