@@ -229,7 +229,7 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Fingerprint files into the index; unchanged ones (same size and time) are not read again')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Fingerprint files (or records from stdin) into the index; unchanged ones are not stored again')
             [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Drop the documents whose file no longer exists')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Say how many documents the index holds, and with which feature options')
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List the stored documents: fingerprint, features, bytes, name')
@@ -237,6 +237,9 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
             break
         }
         'simdup;index;add' {
+            [CompletionResult]::new('--records', '--records', [CompletionResultType]::ParameterName, 'With `-`: each record of stdin is a document: a line, a NUL-terminated record, or a JSON object')
+            [CompletionResult]::new('--text-field', '--text-field', [CompletionResultType]::ParameterName, 'With --records jsonl: the field holding the text')
+            [CompletionResult]::new('--id-field', '--id-field', [CompletionResultType]::ParameterName, 'With --records jsonl: the field holding the id (default: `line N`, the line number)')
             [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The index: an SQLite file')
             [CompletionResult]::new('--shingle', '--shingle', [CompletionResultType]::ParameterName, 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]')
             [CompletionResult]::new('--hash', '--hash', [CompletionResultType]::ParameterName, 'The hash of each feature')
@@ -299,7 +302,7 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
             break
         }
         'simdup;index;help' {
-            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Fingerprint files into the index; unchanged ones (same size and time) are not read again')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Fingerprint files (or records from stdin) into the index; unchanged ones are not stored again')
             [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Drop the documents whose file no longer exists')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Say how many documents the index holds, and with which feature options')
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List the stored documents: fingerprint, features, bytes, name')
@@ -365,7 +368,7 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
             break
         }
         'simdup;help;index' {
-            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Fingerprint files into the index; unchanged ones (same size and time) are not read again')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Fingerprint files (or records from stdin) into the index; unchanged ones are not stored again')
             [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Drop the documents whose file no longer exists')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Say how many documents the index holds, and with which feature options')
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List the stored documents: fingerprint, features, bytes, name')

@@ -653,12 +653,24 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__index__subcmd__add)
-            opts="-L -g -q -v -j -h -V --db --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --hidden --follow --glob --max-filesize --binary --no-ignore --quiet --verbose --threads --color --help --version"
+            opts="-L -g -q -v -j -h -V --records --text-field --id-field --db --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --hidden --follow --glob --max-filesize --binary --no-ignore --quiet --verbose --threads --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --records)
+                    COMPREPLY=($(compgen -W "lines nul jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --text-field)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --id-field)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --db)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

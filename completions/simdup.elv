@@ -220,13 +220,16 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand add 'Fingerprint files into the index; unchanged ones (same size and time) are not read again'
+            cand add 'Fingerprint files (or records from stdin) into the index; unchanged ones are not stored again'
             cand prune 'Drop the documents whose file no longer exists'
             cand stats 'Say how many documents the index holds, and with which feature options'
             cand ls 'List the stored documents: fingerprint, features, bytes, name'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'simdup;index;add'= {
+            cand --records 'With `-`: each record of stdin is a document: a line, a NUL-terminated record, or a JSON object'
+            cand --text-field 'With --records jsonl: the field holding the text'
+            cand --id-field 'With --records jsonl: the field holding the id (default: `line N`, the line number)'
             cand --db 'The index: an SQLite file'
             cand --shingle 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]'
             cand --hash 'The hash of each feature'
@@ -285,7 +288,7 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand --version 'Print version'
         }
         &'simdup;index;help'= {
-            cand add 'Fingerprint files into the index; unchanged ones (same size and time) are not read again'
+            cand add 'Fingerprint files (or records from stdin) into the index; unchanged ones are not stored again'
             cand prune 'Drop the documents whose file no longer exists'
             cand stats 'Say how many documents the index holds, and with which feature options'
             cand ls 'List the stored documents: fingerprint, features, bytes, name'
@@ -337,7 +340,7 @@ set edit:completion:arg-completer[simdup] = {|@words|
         &'simdup;help;explain'= {
         }
         &'simdup;help;index'= {
-            cand add 'Fingerprint files into the index; unchanged ones (same size and time) are not read again'
+            cand add 'Fingerprint files (or records from stdin) into the index; unchanged ones are not stored again'
             cand prune 'Drop the documents whose file no longer exists'
             cand stats 'Say how many documents the index holds, and with which feature options'
             cand ls 'List the stored documents: fingerprint, features, bytes, name'

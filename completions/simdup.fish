@@ -223,11 +223,16 @@ always\t'Always'
 never\t'Never'"
 complete -c simdup -n "__fish_simdup_using_subcommand index; and not __fish_seen_subcommand_from add prune stats ls help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c simdup -n "__fish_simdup_using_subcommand index; and not __fish_seen_subcommand_from add prune stats ls help" -s V -l version -d 'Print version'
-complete -c simdup -n "__fish_simdup_using_subcommand index; and not __fish_seen_subcommand_from add prune stats ls help" -f -a "add" -d 'Fingerprint files into the index; unchanged ones (same size and time) are not read again'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and not __fish_seen_subcommand_from add prune stats ls help" -f -a "add" -d 'Fingerprint files (or records from stdin) into the index; unchanged ones are not stored again'
 complete -c simdup -n "__fish_simdup_using_subcommand index; and not __fish_seen_subcommand_from add prune stats ls help" -f -a "prune" -d 'Drop the documents whose file no longer exists'
 complete -c simdup -n "__fish_simdup_using_subcommand index; and not __fish_seen_subcommand_from add prune stats ls help" -f -a "stats" -d 'Say how many documents the index holds, and with which feature options'
 complete -c simdup -n "__fish_simdup_using_subcommand index; and not __fish_seen_subcommand_from add prune stats ls help" -f -a "ls" -d 'List the stored documents: fingerprint, features, bytes, name'
 complete -c simdup -n "__fish_simdup_using_subcommand index; and not __fish_seen_subcommand_from add prune stats ls help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l records -d 'With `-`: each record of stdin is a document: a line, a NUL-terminated record, or a JSON object' -r -f -a "lines\t'One document per line'
+nul\t'One document per NUL-terminated record'
+jsonl\t'One JSON object per line'"
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l text-field -d 'With --records jsonl: the field holding the text' -r
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l id-field -d 'With --records jsonl: the field holding the id (default: `line N`, the line number)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l db -d 'The index: an SQLite file' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l shingle -d 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]' -r
 complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l hash -d 'The hash of each feature' -r -f -a "xxh3\t'xxh3-64, seed 0'
@@ -275,7 +280,7 @@ always\t'Always'
 never\t'Never'"
 complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from ls" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from ls" -s V -l version -d 'Print version'
-complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from help" -f -a "add" -d 'Fingerprint files into the index; unchanged ones (same size and time) are not read again'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from help" -f -a "add" -d 'Fingerprint files (or records from stdin) into the index; unchanged ones are not stored again'
 complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from help" -f -a "prune" -d 'Drop the documents whose file no longer exists'
 complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from help" -f -a "stats" -d 'Say how many documents the index holds, and with which feature options'
 complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from help" -f -a "ls" -d 'List the stored documents: fingerprint, features, bytes, name'
@@ -299,7 +304,7 @@ complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_
 complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain index completions man help" -f -a "completions" -d 'Print shell completions'
 complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain index completions man help" -f -a "man" -d 'Print the man page (roff)'
 complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain index completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c simdup -n "__fish_simdup_using_subcommand help; and __fish_seen_subcommand_from index" -f -a "add" -d 'Fingerprint files into the index; unchanged ones (same size and time) are not read again'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and __fish_seen_subcommand_from index" -f -a "add" -d 'Fingerprint files (or records from stdin) into the index; unchanged ones are not stored again'
 complete -c simdup -n "__fish_simdup_using_subcommand help; and __fish_seen_subcommand_from index" -f -a "prune" -d 'Drop the documents whose file no longer exists'
 complete -c simdup -n "__fish_simdup_using_subcommand help; and __fish_seen_subcommand_from index" -f -a "stats" -d 'Say how many documents the index holds, and with which feature options'
 complete -c simdup -n "__fish_simdup_using_subcommand help; and __fish_seen_subcommand_from index" -f -a "ls" -d 'List the stored documents: fingerprint, features, bytes, name'

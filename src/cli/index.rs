@@ -7,9 +7,10 @@ use clap::{Args, Subcommand};
 
 use simdup::diag::Diagnostics;
 use simdup::index::Store;
+use simdup::input::{RecordFormat, RecordOptions};
 
-use super::Finished;
 use super::args::{FeatureArgs, WalkArgs};
+use super::{Finished, RecordsArg};
 
 /// Arguments of `simdup index`.
 #[derive(Args, Debug)]
@@ -22,8 +23,9 @@ pub struct IndexArgs {
 /// The index's subcommands.
 #[derive(Subcommand, Debug)]
 pub enum IndexAction {
-    /// Fingerprint files into the index; unchanged ones (same size and time) are not read again.
-    Add(AddArgs),
+    /// Fingerprint files (or records from stdin) into the index; unchanged ones are not stored
+    /// again.
+    Add(Box<AddArgs>),
     /// Drop the documents whose file no longer exists.
     Prune(DbArg),
     /// Say how many documents the index holds, and with which feature options.
@@ -43,9 +45,23 @@ pub struct DbArg {
 /// Arguments of `simdup index add`.
 #[derive(Args, Debug)]
 pub struct AddArgs {
-    /// Files and directories to add (stored by the path as given).
+    /// Files and directories to add (stored by the path as given); `-` adds the records of
+    /// stdin, stored with their text by id (or as `line N`).
     #[arg(value_name = "PATH", required = true)]
     pub paths: Vec<PathBuf>,
+
+    /// With `-`: each record of stdin is a document: a line, a NUL-terminated record, or a JSON
+    /// object.
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub records: Option<RecordsArg>,
+
+    /// With --records jsonl: the field holding the text.
+    #[arg(long, value_name = "NAME", default_value = "text")]
+    pub text_field: String,
+
+    /// With --records jsonl: the field holding the id (default: `line N`, the line number).
+    #[arg(long, value_name = "NAME")]
+    pub id_field: Option<String>,
 
     #[command(flatten)]
     pub db: DbArg,
@@ -72,7 +88,7 @@ pub struct AddArgs {
 /// Runs `simdup index`.
 pub fn run(args: IndexArgs) -> anyhow::Result<Finished> {
     match args.action {
-        IndexAction::Add(args) => add(args),
+        IndexAction::Add(args) => add(*args),
         IndexAction::Prune(db) => {
             let mut store = Store::open(&db.db, false)?;
             let gone = simdup::jobs::index::prune(&mut store)?;
@@ -123,14 +139,42 @@ pub fn run(args: IndexArgs) -> anyhow::Result<Finished> {
 
 fn add(args: AddArgs) -> anyhow::Result<Finished> {
     super::set_threads(args.threads)?;
-    if args.paths.iter().any(|path| simdup::jobs::is_stdin(path)) {
-        anyhow::bail!("index add reads files and directories, not stdin");
+    let stdin_records = args.paths.len() == 1 && simdup::jobs::is_stdin(&args.paths[0]);
+    if !stdin_records && args.paths.iter().any(|path| simdup::jobs::is_stdin(path)) {
+        anyhow::bail!("'-' adds the records of stdin and cannot be combined with other PATHs");
+    }
+    if !stdin_records && args.records.is_some() {
+        anyhow::bail!("--records reads stdin: give `-` as the only PATH");
     }
     let features = args.features.to_options()?;
     let walk = args.walk.to_options()?;
     let mut diag = Diagnostics::new(args.verbose);
     let mut store = Store::open(&args.db.db, true)?;
-    let summary = simdup::jobs::index::add(&mut store, &args.paths, &walk, &features, &mut diag)?;
+    let summary = if stdin_records {
+        let defaults = RecordOptions::default();
+        let records = RecordOptions {
+            format: match args.records.unwrap_or(RecordsArg::Lines) {
+                RecordsArg::Lines => RecordFormat::Lines,
+                RecordsArg::Nul => RecordFormat::Nul,
+                RecordsArg::Jsonl => RecordFormat::JsonLines,
+            },
+            text_field: args.text_field.clone(),
+            id_field: args.id_field.clone(),
+            max_record_bytes: walk.max_filesize.map_or(defaults.max_record_bytes, |size| {
+                usize::try_from(size).unwrap_or(usize::MAX)
+            }),
+        };
+        simdup::jobs::index::add_records(
+            &mut store,
+            io::stdin(),
+            simdup::error::STDIN,
+            &records,
+            &features,
+            &mut diag,
+        )?
+    } else {
+        simdup::jobs::index::add(&mut store, &args.paths, &walk, &features, &mut diag)?
+    };
     if !args.quiet {
         eprintln!(
             "{}: {} added, {} updated, {} unchanged",

@@ -387,15 +387,20 @@ fn threshold_given(args: &ScanArgs) -> bool {
 fn inputs(args: &ScanArgs) -> anyhow::Result<Inputs> {
     let new = new_inputs(args)?;
     match &args.against {
-        Some(index) if matches!(new, Inputs::Paths(_) | Inputs::FilesFrom { .. }) => {
+        Some(index)
+            if matches!(
+                new,
+                Inputs::Paths(_) | Inputs::FilesFrom { .. } | Inputs::Records(_)
+            ) =>
+        {
             Ok(Inputs::Against {
                 index: index.clone(),
                 new: Box::new(new),
             })
         }
         Some(_) => anyhow::bail!(
-            "--against searches files (PATHs or --files-from) against the index, \
-             not records or saved fingerprints"
+            "--against searches files (PATHs or --files-from) or records against the index, \
+             not saved fingerprints"
         ),
         None => Ok(new),
     }

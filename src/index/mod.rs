@@ -3,13 +3,16 @@
 //! (`scan --against`) or skip files that did not change (`scan --cache`,
 //! `index add`).
 //!
-//! The file has two tables: `meta` (the feature options the fingerprints
-//! were made with, as `describe` and `digest` say them) and `documents`
-//! (one row per document: its name, size, modification time, content hash,
-//! SimHash, feature count, feature digest and, for a short text, its
-//! character-pair fingerprint). Every write is one transaction in WAL mode;
-//! a busy timeout makes concurrent writers wait for each other. The schema
-//! version is kept in `PRAGMA user_version`: a file of a version this build
+//! The file has three tables: `meta` (the feature options the fingerprints
+//! were made with, as `describe` and `digest` say them), `documents` (one
+//! row per document: its name, size, modification time, content hash,
+//! SimHash, feature count, feature digest, for a short text its
+//! character-pair fingerprint, and for a record its text, since a record
+//! cannot be read again from anywhere else) and `verdicts` (a scan cache's
+//! verifications). Every write is one transaction in WAL mode; a busy
+//! timeout makes concurrent writers wait for each other. The schema version
+//! is kept in `PRAGMA user_version`: an older version is migrated forward
+//! in one transaction when the file is opened, and a version this build
 //! does not know is refused, never rewritten.
 
 use std::collections::HashMap;
@@ -21,8 +24,9 @@ use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use crate::Error;
 use crate::fingerprint::{FeatureOptions, Fingerprint};
 
-/// The schema version this build reads and writes.
-pub const SCHEMA_VERSION: i64 = 1;
+/// The schema version this build reads and writes (2 added records'
+/// texts; version 1 files are migrated when opened).
+pub const SCHEMA_VERSION: i64 = 2;
 
 /// How long a writer waits for another one before giving up.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(60);
@@ -38,7 +42,8 @@ CREATE TABLE documents (
     features INTEGER NOT NULL,
     feature_digest INTEGER NOT NULL,
     short_simhash INTEGER,
-    short_features INTEGER
+    short_features INTEGER,
+    text BLOB
 ) WITHOUT ROWID;
 CREATE TABLE verdicts (
     a INTEGER NOT NULL,
@@ -48,6 +53,9 @@ CREATE TABLE verdicts (
     PRIMARY KEY (a, b)
 ) WITHOUT ROWID;
 ";
+
+/// From version 1 to 2: records keep their text.
+const MIGRATE_1_TO_2: &str = "ALTER TABLE documents ADD COLUMN text BLOB;";
 
 /// One stored document.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,6 +71,8 @@ pub struct Entry {
     pub fingerprint: Fingerprint,
     /// Its character-pair fingerprint, when it is a short text.
     pub short_text: Option<Fingerprint>,
+    /// Its text, when it is a record (a file is read from its path).
+    pub text: Option<Vec<u8>>,
 }
 
 /// A verification remembered by a scan cache: the exact Jaccard of two
@@ -171,6 +181,9 @@ impl Store {
         if version == 0 && tables == 0 {
             transaction.execute_batch(SCHEMA)?;
             transaction.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+        } else if version == 1 {
+            transaction.execute_batch(MIGRATE_1_TO_2)?;
+            transaction.pragma_update(None, "user_version", SCHEMA_VERSION)?;
         }
         transaction.commit()
     }
@@ -220,12 +233,12 @@ impl Store {
         }
     }
 
-    /// The stamp of every stored document, by name.
+    /// The stamp of every stored file (not records), by name.
     pub fn stamps(&self) -> crate::Result<HashMap<Vec<u8>, Stamp>> {
         let run = || -> rusqlite::Result<HashMap<Vec<u8>, Stamp>> {
             let mut statement = self
                 .connection
-                .prepare("SELECT name, size, mtime FROM documents")?;
+                .prepare("SELECT name, size, mtime FROM documents WHERE text IS NULL")?;
             let rows = statement.query_map([], |row| {
                 Ok((
                     row.get::<_, Vec<u8>>(0)?,
@@ -240,13 +253,51 @@ impl Store {
         run().map_err(|e| self.error(e))
     }
 
-    /// Every stored document, by name (ascending bytes).
+    /// The content hash of every stored record, by name.
+    pub fn record_hashes(&self) -> crate::Result<HashMap<Vec<u8>, u64>> {
+        let run = || -> rusqlite::Result<HashMap<Vec<u8>, u64>> {
+            let mut statement = self
+                .connection
+                .prepare("SELECT name, content_hash FROM documents WHERE text IS NOT NULL")?;
+            let rows = statement.query_map([], |row| {
+                Ok((row.get::<_, Vec<u8>>(0)?, row.get::<_, i64>(1)? as u64))
+            })?;
+            rows.collect()
+        };
+        run().map_err(|e| self.error(e))
+    }
+
+    /// Whether the store holds records (documents kept with their text)
+    /// and whether it holds files.
+    pub fn kinds(&self) -> crate::Result<(bool, bool)> {
+        let exists = |condition: &str| -> rusqlite::Result<bool> {
+            self.connection.query_row(
+                &format!("SELECT EXISTS (SELECT 1 FROM documents WHERE text IS {condition})"),
+                [],
+                |row| row.get(0),
+            )
+        };
+        let records = exists("NOT NULL").map_err(|e| self.error(e))?;
+        let files = exists("NULL").map_err(|e| self.error(e))?;
+        Ok((records, files))
+    }
+
+    /// Every stored document, by name (ascending bytes), without texts.
     pub fn entries(&self) -> crate::Result<Vec<Entry>> {
-        let run = || -> rusqlite::Result<Vec<Entry>> {
-            let mut statement = self.connection.prepare(
+        let mut entries = Vec::new();
+        self.for_each_entry(false, |entry| entries.push(entry))?;
+        Ok(entries)
+    }
+
+    /// Calls `each` with every stored document, by name (ascending
+    /// bytes), one row at a time; with `texts`, records carry their text.
+    pub fn for_each_entry(&self, texts: bool, mut each: impl FnMut(Entry)) -> crate::Result<()> {
+        let mut run = || -> rusqlite::Result<()> {
+            let text_column = if texts { "text" } else { "NULL" };
+            let mut statement = self.connection.prepare(&format!(
                 "SELECT name, size, mtime, content_hash, simhash, features, feature_digest, \
-                 short_simhash, short_features FROM documents ORDER BY name",
-            )?;
+                 short_simhash, short_features, {text_column} FROM documents ORDER BY name"
+            ))?;
             let rows = statement.query_map([], |row| {
                 let size = row.get::<_, i64>(1)? as u64;
                 let short_simhash: Option<i64> = row.get(7)?;
@@ -271,9 +322,13 @@ impl Store {
                             content_hash: 0,
                             feature_digest: 0,
                         }),
+                    text: row.get(9)?,
                 })
             })?;
-            rows.collect()
+            for row in rows {
+                each(row?);
+            }
+            Ok(())
         };
         run().map_err(|e| self.error(e))
     }
@@ -334,8 +389,8 @@ impl Store {
             {
                 let mut insert = transaction.prepare(
                     "INSERT OR REPLACE INTO documents (name, size, mtime, content_hash, simhash, \
-                     features, feature_digest, short_simhash, short_features) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                     features, feature_digest, short_simhash, short_features, text) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
                 )?;
                 for entry in entries {
                     let f = &entry.fingerprint;
@@ -349,6 +404,7 @@ impl Store {
                         f.feature_digest as i64,
                         entry.short_text.map(|s| s.simhash as i64),
                         entry.short_text.map(|s| s.features as i64),
+                        entry.text,
                     ])?;
                 }
                 let mut insert = transaction.prepare(

@@ -13,6 +13,7 @@ fn entry(name: &str, simhash: u64) -> Entry {
             feature_digest: simhash ^ 2,
         },
         short_text: None,
+        text: None,
     }
 }
 
@@ -71,7 +72,7 @@ fn a_transaction_that_is_not_committed_leaves_the_previous_state() {
         transaction.execute("DELETE FROM documents", []).unwrap();
         transaction
             .execute(
-                "INSERT INTO documents VALUES (x'6e6577', 1, 1, 1, 1, 1, 1, NULL, NULL)",
+                "INSERT INTO documents VALUES (x'6e6577', 1, 1, 1, 1, 1, 1, NULL, NULL, NULL)",
                 [],
             )
             .unwrap();
@@ -93,7 +94,10 @@ fn an_unknown_schema_version_is_refused() {
     drop(connection);
     let error = Store::open(&path, false).unwrap_err().to_string();
     assert!(error.contains("schema version 99"), "{error}");
-    assert!(error.contains("only version 1"), "{error}");
+    assert!(
+        error.contains(&format!("only version {SCHEMA_VERSION}")),
+        "{error}"
+    );
 }
 
 #[test]
@@ -138,4 +142,69 @@ fn other_feature_options_are_refused_naming_both() {
     assert!(error.contains(&other.describe()), "{error}");
     assert!(error.contains(&other.digest()), "{error}");
     assert_eq!(names(&store), ["a"]);
+}
+
+#[test]
+fn records_keep_their_text_and_are_told_from_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("i.db");
+    let options = FeatureOptions::default();
+    let mut store = Store::open(&path, true).unwrap();
+    assert_eq!(store.kinds().unwrap(), (false, false));
+    let mut record = entry("r1", 3);
+    record.text = Some(b"the text of a record".to_vec());
+    store
+        .put(&options, &[entry("f", 1), record.clone()])
+        .unwrap();
+    assert_eq!(store.kinds().unwrap(), (true, true));
+    // Files are stamped (and pruned) by path; records by content hash.
+    assert_eq!(
+        store.stamps().unwrap().into_keys().collect::<Vec<_>>(),
+        [b"f".to_vec()]
+    );
+    assert_eq!(
+        store.record_hashes().unwrap(),
+        HashMap::from([(b"r1".to_vec(), record.fingerprint.content_hash)])
+    );
+    // Texts are read only when asked for.
+    assert_eq!(store.entries().unwrap()[1].text, None);
+    let mut with_texts = Vec::new();
+    store
+        .for_each_entry(true, |entry| with_texts.push(entry))
+        .unwrap();
+    assert_eq!(with_texts, vec![entry("f", 1), record]);
+}
+
+#[test]
+fn a_version_1_file_is_migrated_forward() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.db");
+    {
+        let connection = Connection::open(&path).unwrap();
+        connection
+            .execute_batch(
+                "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                 CREATE TABLE documents (
+                     name BLOB PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL,
+                     content_hash INTEGER NOT NULL, simhash INTEGER NOT NULL,
+                     features INTEGER NOT NULL, feature_digest INTEGER NOT NULL,
+                     short_simhash INTEGER, short_features INTEGER
+                 ) WITHOUT ROWID;
+                 CREATE TABLE verdicts (a INTEGER NOT NULL, b INTEGER NOT NULL, jaccard REAL,
+                     threshold REAL NOT NULL, PRIMARY KEY (a, b)) WITHOUT ROWID;
+                 INSERT INTO documents VALUES (x'61', 10, 1, 0, 1, 7, 3, NULL, NULL);
+                 PRAGMA user_version = 1;",
+            )
+            .unwrap();
+    }
+    let mut store = Store::open(&path, false).unwrap();
+    assert_eq!(store.version().unwrap(), SCHEMA_VERSION);
+    assert_eq!(names(&store), ["a"]);
+    assert_eq!(store.entries().unwrap()[0].text, None);
+    let mut record = entry("r", 9);
+    record.text = Some(b"kept".to_vec());
+    store
+        .put(&FeatureOptions::default(), std::slice::from_ref(&record))
+        .unwrap();
+    assert_eq!(store.integrity_check().unwrap(), "ok");
 }

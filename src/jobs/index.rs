@@ -1,22 +1,29 @@
-//! The `index` jobs: add documents to a stored corpus ([`add`]), drop the
-//! ones that are gone ([`prune`]).
+//! The `index` jobs: add documents to a stored corpus ([`add`] for files,
+//! [`add_records`] for a stream of records), drop the files that are gone
+//! ([`prune`]).
 //!
 //! `add` walks its paths with the scan's rules and fingerprints, in
 //! parallel, every file whose size or modification time differs from its
 //! stored row (or that has none); unchanged files are not opened. A file
 //! whose size or time changed while it was read is reported and not
-//! stored. All rows of one run are written in one transaction.
+//! stored. `add_records` stores each record with its text (nothing else
+//! could read it again), by its id or, without one, as `line N`; a record
+//! whose stored row has the same content is left as it is. All rows of one
+//! run are written in one transaction.
 
 use std::collections::HashMap;
+use std::io::Read;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use crate::diag::Diagnostics;
 use crate::fingerprint::{FeatureOptions, Fingerprinter};
 use crate::index::{Entry, Stamp, Store, name_of};
-use crate::input::{FileDocument, Outcome, SkipReason, Walk, WalkOptions};
+use crate::input::{
+    FileDocument, Outcome, RecordBlocks, RecordOptions, SkipReason, Walk, WalkOptions,
+};
 use crate::jobs::scan::short::{Prefix, ShortTexts};
-use crate::parallel::{FILES_PER_TASK, for_each_ordered_chunked};
+use crate::parallel::{FILES_PER_TASK, for_each_ordered, for_each_ordered_chunked};
 
 /// What `add` did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -45,6 +52,12 @@ pub fn add(
     diag: &mut Diagnostics,
 ) -> crate::Result<AddSummary> {
     store.check_options(features)?;
+    if let (true, _) = store.kinds()? {
+        return Err(crate::Error::Data {
+            name: store.path().display().to_string(),
+            message: "holds records; files go in an index of their own".to_string(),
+        });
+    }
     let stamps = store.stamps()?;
     let fingerprinter = Fingerprinter::new(features.clone());
     let short = ShortTexts::new(features);
@@ -88,6 +101,99 @@ pub fn add(
                     diag.tally.seen += 1;
                     diag.error(error);
                 }
+            }
+            ControlFlow::Continue(())
+        },
+    );
+    store.put(features, &entries)?;
+    Ok(summary)
+}
+
+/// Fingerprints the records of `reader` (named `source` in messages) and
+/// stores the new and changed ones with their text, in one transaction.
+/// A store made with other feature options, or holding files, is refused
+/// before anything is read.
+pub fn add_records<R: Read + Send>(
+    store: &mut Store,
+    reader: R,
+    source: &str,
+    records: &RecordOptions,
+    features: &FeatureOptions,
+    diag: &mut Diagnostics,
+) -> crate::Result<AddSummary> {
+    store.check_options(features)?;
+    if let (_, true) = store.kinds()? {
+        return Err(crate::Error::Data {
+            name: store.path().display().to_string(),
+            message: "holds files; records go in an index of their own".to_string(),
+        });
+    }
+    let stored = store.record_hashes()?;
+    let fingerprinter = Fingerprinter::new(features.clone());
+    let short = ShortTexts::new(features);
+    let mut entries = Vec::new();
+    let mut summary = AddSummary::default();
+    for_each_ordered(
+        RecordBlocks::new(reader, source, records),
+        |block| {
+            block
+                .parse()
+                .into_iter()
+                .map(|outcome| {
+                    outcome.map(|record| {
+                        let fingerprint = fingerprinter.fingerprint_bytes(&record.text);
+                        let short_text = short.fingerprint(&record.text);
+                        let name = match record.id {
+                            Some(id) => id.into_bytes(),
+                            None => format!("line {}", record.line).into_bytes(),
+                        };
+                        Entry {
+                            name,
+                            size: record.text.len() as u64,
+                            mtime: 0,
+                            fingerprint,
+                            short_text,
+                            text: Some(record.text),
+                        }
+                    })
+                })
+                .collect::<Vec<_>>()
+        },
+        |_, outcomes| {
+            for outcome in outcomes {
+                diag.tally.seen += 1;
+                let entry = match outcome {
+                    Outcome::Done(entry) => entry,
+                    Outcome::Skipped { name, reason } => {
+                        diag.tally.skip(reason);
+                        diag.note(format_args!("{name}: skipped ({reason})"));
+                        continue;
+                    }
+                    Outcome::Failed(error) => {
+                        diag.error(error);
+                        continue;
+                    }
+                };
+                diag.tally.bytes += entry.size;
+                let known = stored.get(&entry.name);
+                if entry.fingerprint.features == 0 {
+                    diag.tally.empty += 1;
+                    diag.note(format_args!(
+                        "{}: no features (empty), not stored",
+                        String::from_utf8_lossy(&entry.name)
+                    ));
+                    continue;
+                }
+                diag.tally.fingerprinted += 1;
+                match known {
+                    Some(&hash) if hash == entry.fingerprint.content_hash => {
+                        summary.unchanged += 1;
+                        continue;
+                    }
+                    Some(_) => summary.updated += 1,
+                    None => summary.added += 1,
+                }
+                entries.push(entry);
             }
             ControlFlow::Continue(())
         },
@@ -145,6 +251,7 @@ fn fingerprint(
                 mtime: before.mtime,
                 fingerprint,
                 short_text,
+                text: None,
             },
             stored.is_some(),
         ))

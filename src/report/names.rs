@@ -64,9 +64,12 @@ impl Names {
     }
 
     /// Appends a name that is a number (a record's line), which costs
-    /// nothing while numbers follow each other. A list holds numbers or
-    /// names, not both.
-    pub fn push_number(&mut self, number: u64) {
+    /// nothing while numbers follow each other and no other name came
+    /// first (then it is stored as its digits).
+    pub fn push_number(&mut self, number: u64) -> io::Result<()> {
+        if !self.lengths.is_empty() {
+            return self.push(number.to_string().as_bytes());
+        }
         let index = self.numbered;
         let follows = self
             .numbers
@@ -76,10 +79,22 @@ impl Names {
             self.numbers.push((index, number));
         }
         self.numbered += 1;
+        Ok(())
     }
 
-    /// Appends a name (of at most 4 GiB).
+    /// Appends a name (of at most 4 GiB). Numbers pushed before it are
+    /// stored as their digits from then on.
     pub fn push(&mut self, name: &[u8]) -> io::Result<()> {
+        if self.numbered > 0 {
+            let numbers: Vec<Vec<u8>> = (0..self.numbered as usize)
+                .map(|index| self.get(index).map(|digits| digits.into_owned()))
+                .collect::<io::Result<_>>()?;
+            self.numbered = 0;
+            self.numbers.clear();
+            for digits in numbers {
+                self.push(&digits)?;
+            }
+        }
         let length = u32::try_from(name.len())
             .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "name longer than 4 GiB"))?;
         if self.lengths.len().is_multiple_of(CHECKPOINT) {
@@ -216,11 +231,28 @@ mod tests {
     fn numbers_cost_only_where_they_skip() {
         let mut store = Names::default();
         for number in [1, 2, 3, 7, 8, 20] {
-            store.push_number(number);
+            store.push_number(number).unwrap();
         }
         assert_eq!(store.numbers, [(0, 1), (3, 7), (5, 20)]);
         let names: Vec<String> = (0..store.len()).map(|i| store.text(i)).collect();
         assert_eq!(names, ["1", "2", "3", "7", "8", "20"]);
+    }
+
+    #[test]
+    fn numbers_and_names_mix_in_either_order() {
+        let mut store = Names::default();
+        store.push(b"stored").unwrap();
+        store.push_number(4).unwrap();
+        store.push_number(5).unwrap();
+        let names: Vec<String> = (0..store.len()).map(|i| store.text(i)).collect();
+        assert_eq!(names, ["stored", "4", "5"]);
+        let mut store = Names::default();
+        store.push_number(9).unwrap();
+        store.push_number(10).unwrap();
+        store.push(b"named").unwrap();
+        store.push_number(11).unwrap();
+        let names: Vec<String> = (0..store.len()).map(|i| store.text(i)).collect();
+        assert_eq!(names, ["9", "10", "named", "11"]);
     }
 
     #[test]

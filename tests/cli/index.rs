@@ -441,3 +441,177 @@ fn a_writer_killed_mid_add_leaves_the_previous_state_or_the_new_one() {
     assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
     assert_eq!(count(&dir), 3040);
 }
+
+/// Runs `command` with `input` on its stdin.
+fn with_stdin(mut command: assert_cmd::Command, input: &str) -> std::process::Output {
+    command.write_stdin(input.to_string()).output().unwrap()
+}
+
+/// JSON Lines records `{"id": ..., "text": ...}`.
+fn jsonl(records: &[(String, String)]) -> String {
+    records
+        .iter()
+        .map(|(id, text)| format!("{}\n", serde_json::json!({ "id": id, "text": text })))
+        .collect()
+}
+
+#[test]
+fn records_against_equal_a_scan_of_the_union_restricted_to_new_records() {
+    let dir = TestDir::new();
+    let mut records = Vec::new();
+    for seed in 0..4 {
+        let base = text(seed, 150);
+        records.push((format!("r{seed}"), base.clone()));
+        for (copy, edits) in [&[3usize, 40][..], &[7, 50, 90, 120], &[1, 2, 3, 60, 100]]
+            .iter()
+            .enumerate()
+        {
+            records.push((format!("r{seed}-{copy}"), edit(&base, edits)));
+        }
+    }
+    records.push(("short".to_string(), "a short line of text".to_string()));
+    records.push((
+        "short-copy".to_string(),
+        "a short line of text!".to_string(),
+    ));
+    let input = ["-", "--records", "jsonl", "--id-field", "id"];
+    let scan = ["--format", "json", "-q", "-k", "24"];
+    let mut command = dir.simdup();
+    command.arg("scan").args(input).args(scan);
+    let union = with_stdin(command, &jsonl(&records));
+    assert_eq!(union.status.code(), Some(0), "{}", stderr(&union));
+    let union = pairs(&union);
+    assert!(union.len() >= 12, "{union:?}");
+    let mut state = 11u64;
+    for split in 0..5 {
+        let (mut stored, mut new) = (Vec::new(), Vec::new());
+        for record in &records {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            if (state >> 33).is_multiple_of(3) {
+                new.push(record.clone());
+            } else {
+                stored.push(record.clone());
+            }
+        }
+        let db = format!("records{split}.db");
+        let mut command = dir.simdup();
+        command
+            .args(["index", "add", "--db", &db, "-q"])
+            .args(input);
+        let added = with_stdin(command, &jsonl(&stored));
+        assert_eq!(added.status.code(), Some(0), "{}", stderr(&added));
+        let mut command = dir.simdup();
+        command
+            .arg("scan")
+            .args(input)
+            .args(["--against", &db])
+            .args(scan);
+        let against = with_stdin(command, &jsonl(&new));
+        assert_eq!(against.status.code(), Some(0), "{}", stderr(&against));
+        let new: BTreeSet<String> = new.into_iter().map(|(id, _)| id).collect();
+        let expected: BTreeSet<_> = union
+            .iter()
+            .filter(|(a, b, _)| new.contains(a) || new.contains(b))
+            .cloned()
+            .collect();
+        assert_eq!(pairs(&against), expected, "split {split}: new {new:?}");
+    }
+}
+
+#[test]
+fn records_are_added_again_only_when_their_text_changed_and_never_pruned() {
+    let dir = TestDir::new();
+    let records: Vec<(String, String)> = (0..4)
+        .map(|seed| (format!("r{seed}"), text(seed, 60)))
+        .collect();
+    let add = |records: &[(String, String)]| {
+        let mut command = dir.simdup();
+        command.args([
+            "index",
+            "add",
+            "-",
+            "--records",
+            "jsonl",
+            "--id-field",
+            "id",
+            "--db",
+            "r.db",
+        ]);
+        let output = with_stdin(command, &jsonl(records));
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        stderr(&output)
+    };
+    assert!(add(&records).contains("4 added, 0 updated, 0 unchanged"));
+    let mut changed = records.clone();
+    changed[2].1 = text(40, 60);
+    assert!(add(&changed).contains("0 added, 1 updated, 3 unchanged"));
+    // Without ids, records are named by line.
+    let mut command = dir.simdup();
+    command.args(["index", "add", "-", "--db", "lines.db"]);
+    let lines = with_stdin(
+        command,
+        "first line of words here\nsecond line of other words\n",
+    );
+    assert_eq!(lines.status.code(), Some(0), "{}", stderr(&lines));
+    let ls = stdout(
+        &dir.simdup()
+            .args(["index", "ls", "--db", "lines.db"])
+            .output()
+            .unwrap(),
+    );
+    assert!(ls.contains("line 1") && ls.contains("line 2"), "{ls}");
+    // Records are not files: prune keeps them.
+    let pruned = dir
+        .simdup()
+        .args(["index", "prune", "--db", "r.db"])
+        .output()
+        .unwrap();
+    assert!(
+        stderr(&pruned).contains("0 documents pruned"),
+        "{}",
+        stderr(&pruned)
+    );
+}
+
+#[test]
+fn an_index_holds_files_or_records_not_both() {
+    let dir = TestDir::new();
+    indexed_corpus(&dir);
+    let mut command = dir.simdup();
+    command.args(["index", "add", "-", "--db", "i.db"]);
+    let records = with_stdin(command, "a line of words\n");
+    assert_eq!(records.status.code(), Some(2));
+    assert!(
+        stderr(&records).contains("i.db: holds files; records go in an index of their own"),
+        "{}",
+        stderr(&records)
+    );
+    let mut command = dir.simdup();
+    command.args(["scan", "-", "--against", "i.db"]);
+    let searched = with_stdin(command, "a line of words\n");
+    assert_eq!(searched.status.code(), Some(2));
+    assert!(
+        stderr(&searched).contains("i.db: holds files; search files against it"),
+        "{}",
+        stderr(&searched)
+    );
+    let mut command = dir.simdup();
+    command.args(["index", "add", "-", "--db", "r.db"]);
+    assert_eq!(
+        with_stdin(command, "a line of words\n").status.code(),
+        Some(0)
+    );
+    let files = dir
+        .simdup()
+        .args(["index", "add", "docs", "--db", "r.db"])
+        .output()
+        .unwrap();
+    assert_eq!(files.status.code(), Some(2));
+    assert!(
+        stderr(&files).contains("r.db: holds records; files go in an index of their own"),
+        "{}",
+        stderr(&files)
+    );
+}

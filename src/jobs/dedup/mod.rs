@@ -389,7 +389,9 @@ impl Run {
                 self.stats.kept += 1;
                 match number {
                     Some(_) if self.name_kept => {
-                        self.lines.push_number(name.line);
+                        self.lines.push_number(name.line).map_err(|error| {
+                            crate::Error::io_named("the kept records' lines", error)
+                        })?;
                         if let (Some(ids), Some(id)) = (self.ids.as_mut(), &name.id) {
                             ids.push(id.as_bytes()).map_err(|error| {
                                 crate::Error::io_named("the kept records' ids", error)

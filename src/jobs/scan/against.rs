@@ -1,8 +1,9 @@
 //! `scan --against`: new documents searched against a stored corpus.
 //!
 //! The stored rows enter the document table first, as saved fingerprints
-//! (their names are paths, read again only when a pair needs verifying),
-//! then the new documents are collected as in any scan. The search runs
+//! (their names are paths, read again only when a pair needs verifying;
+//! stored records go with their text to the run's spool on disk, as new
+//! records do), then the new documents are collected as in any scan. The search runs
 //! over both; pairs of two stored classes are dropped before verification
 //! (nothing of them is read), and the listing keeps only pairs and groups
 //! with a new document. A stored document that cannot be read any more
@@ -21,30 +22,55 @@ use super::listing::Listing;
 use super::{Mode, ScanOptions};
 
 /// Loads the stored fingerprints of `index` into `documents`, after
-/// checking they were made with the scan's feature options. They are not
-/// counted as inputs of this run.
+/// checking they were made with the scan's feature options and hold the
+/// kind of document searched (`records`, or files). They are not counted
+/// as inputs of this run.
 pub fn collect_stored(
     index: &Path,
+    records: bool,
     options: &ScanOptions,
     documents: &mut Documents,
     diag: &mut Diagnostics,
 ) -> crate::Result<()> {
     let store = Store::open(index, false)?;
     store.check_options(&options.features)?;
-    let entries = store.entries()?;
-    drop(store);
+    let (holds_records, holds_files) = store.kinds()?;
+    let mismatch = match records {
+        true if holds_files => Some("files; search files against it, not records"),
+        false if holds_records => Some("records; search records against it (`-`), not files"),
+        _ => None,
+    };
+    if let Some(mismatch) = mismatch {
+        return Err(crate::Error::Data {
+            name: index.display().to_string(),
+            message: format!("holds {mismatch}"),
+        });
+    }
+    let verifying = matches!(options.mode, Mode::Verified { .. });
+    if records && verifying {
+        documents.keep_texts().map_err(|error| crate::Error::Data {
+            name: index.display().to_string(),
+            message: format!("cannot create a temporary file to keep records: {error}"),
+        })?;
+    }
     let tally = diag.tally.clone();
-    let short_texts = options.short_texts && matches!(options.mode, Mode::Verified { .. });
-    for entry in entries {
+    let short_texts = options.short_texts && verifying;
+    store.for_each_entry(records && verifying, |entry| {
         let short_text = entry.short_text.filter(|_| short_texts);
+        let origin = match entry.text {
+            Some(text) => Origin::Record(text),
+            None if records => Origin::Record(Vec::new()),
+            None => Origin::Saved,
+        };
         documents.fingerprinted(
             DocumentName::Bytes(entry.name),
-            Origin::Saved,
+            origin,
             entry.fingerprint,
             short_text,
             diag,
         );
-    }
+    })?;
+    drop(store);
     // Stored documents are not inputs of this run; errors still count.
     let errors = diag.tally.errors;
     diag.tally = tally;

@@ -114,6 +114,7 @@ impl Cache {
             mtime: before.mtime,
             fingerprint,
             short_text,
+            text: None,
         };
         if let Ok(mut fresh) = self.fresh.lock() {
             fresh.push(entry);

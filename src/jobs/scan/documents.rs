@@ -165,9 +165,12 @@ impl Documents {
     }
 
     /// Keeps the text of records that start a class in an anonymous
-    /// temporary file, so verification can read them again.
+    /// temporary file, so verification can read them again (once: stored
+    /// records and new ones share the spool).
     pub fn keep_texts(&mut self) -> io::Result<()> {
-        self.spool = Some(Spool::new()?);
+        if self.spool.is_none() {
+            self.spool = Some(Spool::new()?);
+        }
         Ok(())
     }
 
@@ -233,14 +236,13 @@ impl Documents {
             ));
             return;
         };
-        match name {
-            DocumentName::Bytes(bytes) => {
-                if let Err(error) = self.names.push(&bytes) {
-                    diag.error(format_args!("cannot keep the names of documents: {error}"));
-                    return;
-                }
-            }
+        let kept = match name {
+            DocumentName::Bytes(bytes) => self.names.push(&bytes),
             DocumentName::Line(line) => self.names.push_number(line),
+        };
+        if let Err(error) = kept {
+            diag.error(format_args!("cannot keep the names of documents: {error}"));
+            return;
         }
         let exact_only = fingerprint.features < self.min_features;
         if exact_only {

@@ -668,7 +668,8 @@ fn collect(
             return Ok(declared.provenance);
         }
         Inputs::Against { index, new } => {
-            against::collect_stored(index, options, documents, diag)?;
+            let records = matches!(**new, Inputs::Records(_));
+            against::collect_stored(index, records, options, documents, diag)?;
             return collect(new, options, measures, documents, diag, cache);
         }
     }
