@@ -52,10 +52,27 @@ CREATE TABLE verdicts (
     threshold REAL NOT NULL,
     PRIMARY KEY (a, b)
 ) WITHOUT ROWID;
+CREATE TABLE searched (simhash INTEGER PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE candidates (
+    a INTEGER NOT NULL,
+    b INTEGER NOT NULL,
+    distance INTEGER NOT NULL,
+    PRIMARY KEY (a, b)
+) WITHOUT ROWID;
 ";
 
-/// From version 1 to 2: records keep their text.
-const MIGRATE_1_TO_2: &str = "ALTER TABLE documents ADD COLUMN text BLOB;";
+/// From version 1 to 2: records keep their text; a scan cache remembers
+/// its last search.
+const MIGRATE_1_TO_2: &str = "
+ALTER TABLE documents ADD COLUMN text BLOB;
+CREATE TABLE searched (simhash INTEGER PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE candidates (
+    a INTEGER NOT NULL,
+    b INTEGER NOT NULL,
+    distance INTEGER NOT NULL,
+    PRIMARY KEY (a, b)
+) WITHOUT ROWID;
+";
 
 /// One stored document.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,6 +105,20 @@ pub struct StoredVerdict {
     pub jaccard: Option<f64>,
     /// The threshold of the run that decided it.
     pub threshold: f64,
+}
+
+/// A scan cache's memory of its last search: every pair of distinct
+/// fingerprints within `max_distance` among the `searched` ones, so a
+/// scan of the same corpus need search only the fingerprints it did not
+/// see (`scan --cache`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchMemory {
+    /// The radius searched.
+    pub max_distance: u32,
+    /// The distinct fingerprints searched, ascending.
+    pub searched: Vec<u64>,
+    /// Every pair of them within the radius: `(a, b, distance)`, `a < b`.
+    pub pairs: Vec<(u64, u64, u32)>,
 }
 
 /// What is known of a file on disk, to tell whether it changed.
@@ -333,6 +364,46 @@ impl Store {
         run().map_err(|e| self.error(e))
     }
 
+    /// The last search a scan cache remembered, if any.
+    pub fn search_memory(&self) -> crate::Result<Option<SearchMemory>> {
+        let run = || -> rusqlite::Result<Option<SearchMemory>> {
+            let radius: Option<String> = self
+                .connection
+                .query_row("SELECT value FROM meta WHERE key = 'search_k'", [], |row| {
+                    row.get(0)
+                })
+                .optional()?;
+            let Some(max_distance) = radius.and_then(|k| k.parse().ok()) else {
+                return Ok(None);
+            };
+            let mut statement = self.connection.prepare("SELECT simhash FROM searched")?;
+            let mut searched: Vec<u64> = statement
+                .query_map([], |row| Ok(row.get::<_, i64>(0)? as u64))?
+                .collect::<rusqlite::Result<_>>()?;
+            // Stored as signed integers: sort as unsigned.
+            searched.sort_unstable();
+            let mut statement = self
+                .connection
+                .prepare("SELECT a, b, distance FROM candidates")?;
+            let mut pairs: Vec<(u64, u64, u32)> = statement
+                .query_map([], |row| {
+                    Ok((
+                        row.get::<_, i64>(0)? as u64,
+                        row.get::<_, i64>(1)? as u64,
+                        row.get::<_, u32>(2)?,
+                    ))
+                })?
+                .collect::<rusqlite::Result<_>>()?;
+            pairs.sort_unstable();
+            Ok(Some(SearchMemory {
+                max_distance,
+                searched,
+                pairs,
+            }))
+        };
+        run().map_err(|e| self.error(e))
+    }
+
     /// Every stored verdict.
     pub fn verdicts(&self) -> crate::Result<Vec<StoredVerdict>> {
         let run = || -> rusqlite::Result<Vec<StoredVerdict>> {
@@ -356,15 +427,17 @@ impl Store {
     /// `options`, in one transaction; the options are checked again inside
     /// it, against a writer that got there first.
     pub fn put(&mut self, options: &FeatureOptions, entries: &[Entry]) -> crate::Result<()> {
-        self.put_all(options, entries, &[])
+        self.put_all(options, entries, &[], None)
     }
 
-    /// [`Store::put`], with verdicts stored in the same transaction.
+    /// [`Store::put`], with verdicts and, when given, a search memory (it
+    /// replaces the one stored) in the same transaction.
     pub fn put_all(
         &mut self,
         options: &FeatureOptions,
         entries: &[Entry],
         verdicts: &[StoredVerdict],
+        search: Option<&SearchMemory>,
     ) -> crate::Result<()> {
         self.check_options(options)?;
         let path = self.path.clone();
@@ -418,6 +491,26 @@ impl Store {
                         verdict.jaccard,
                         verdict.threshold
                     ])?;
+                }
+            }
+            if let Some(search) = search {
+                transaction.execute_batch(
+                    "DELETE FROM searched; DELETE FROM candidates; \
+                     DELETE FROM meta WHERE key = 'search_k';",
+                )?;
+                transaction.execute(
+                    "INSERT INTO meta (key, value) VALUES ('search_k', ?1)",
+                    [search.max_distance.to_string()],
+                )?;
+                let mut insert =
+                    transaction.prepare("INSERT INTO searched (simhash) VALUES (?1)")?;
+                for &simhash in &search.searched {
+                    insert.execute([simhash as i64])?;
+                }
+                let mut insert = transaction
+                    .prepare("INSERT INTO candidates (a, b, distance) VALUES (?1, ?2, ?3)")?;
+                for &(a, b, distance) in &search.pairs {
+                    insert.execute(params![a as i64, b as i64, distance])?;
                 }
             }
             transaction.commit()?;

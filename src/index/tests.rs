@@ -208,3 +208,30 @@ fn a_version_1_file_is_migrated_forward() {
         .unwrap();
     assert_eq!(store.integrity_check().unwrap(), "ok");
 }
+
+#[test]
+fn a_search_memory_reads_back_as_written_and_replaces_the_last() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.db");
+    let options = FeatureOptions::default();
+    let mut store = Store::open(&path, true).unwrap();
+    assert_eq!(store.search_memory().unwrap(), None);
+    // Fingerprints with the top bit set are stored as negative integers.
+    let memory = SearchMemory {
+        max_distance: 9,
+        searched: vec![3, 1 << 40, u64::MAX - 1, u64::MAX],
+        pairs: vec![(3, 1 << 40, 7), (u64::MAX - 1, u64::MAX, 1)],
+    };
+    store.put_all(&options, &[], &[], Some(&memory)).unwrap();
+    assert_eq!(store.search_memory().unwrap(), Some(memory));
+    let next = SearchMemory {
+        max_distance: 4,
+        searched: vec![5],
+        pairs: vec![],
+    };
+    store.put_all(&options, &[], &[], Some(&next)).unwrap();
+    assert_eq!(store.search_memory().unwrap(), Some(next.clone()));
+    // A write without one keeps it.
+    store.put(&options, &[entry("a", 1)]).unwrap();
+    assert_eq!(store.search_memory().unwrap(), Some(next));
+}

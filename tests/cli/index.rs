@@ -348,18 +348,19 @@ fn a_cached_scan_reuses_unchanged_fingerprints_and_reports_the_same_pairs() {
         assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
         let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
         let reread = report["stats"]["reread"].as_u64().unwrap();
-        (pairs(&output), stderr(&output), reread)
+        let comparisons = report["stats"]["comparisons"].as_u64().unwrap();
+        (pairs(&output), stderr(&output), reread, comparisons)
     };
-    let (plain, _, plain_reread) = scan(&[]);
+    let (plain, _, plain_reread, plain_comparisons) = scan(&[]);
     assert!(plain.len() >= 2, "{plain:?}");
     assert!(plain_reread >= 4, "{plain_reread}");
-    let (first, message, _) = scan(&["--cache", "c.db"]);
+    let (first, message, _, _) = scan(&["--cache", "c.db"]);
     assert!(
         message.contains("cache: 0 fingerprints reused, 9 stored"),
         "{message}"
     );
     assert_eq!(first, plain);
-    let (second, message, reread) = scan(&["--cache", "c.db"]);
+    let (second, message, reread, comparisons) = scan(&["--cache", "c.db"]);
     assert!(
         message.contains("cache: 9 fingerprints reused, 0 stored"),
         "{message}"
@@ -368,29 +369,37 @@ fn a_cached_scan_reuses_unchanged_fingerprints_and_reports_the_same_pairs() {
     // Every word-shingle verdict was remembered: only the short texts'
     // character pairs are read again.
     assert_eq!(reread, 2, "{message}");
+    // The search was remembered too: of the word fingerprints nothing is
+    // compared; the two short texts' character pairs are, once.
+    assert_eq!(comparisons, 1, "{message}");
     // A higher threshold is decided from the remembered verdicts; a lower
     // one reads again the pairs that were only known to be below 0.8.
     for threshold in ["0.9", "0.3"] {
-        let (cached, _, _) = scan(&["--cache", "c.db", "--threshold", threshold]);
-        let (plain, _, _) = scan(&["--threshold", threshold]);
+        let (cached, _, _, _) = scan(&["--cache", "c.db", "--threshold", threshold]);
+        let (plain, _, _, _) = scan(&["--threshold", threshold]);
         assert_eq!(cached, plain, "threshold {threshold}");
     }
     // A changed file is read again, and its new text decides its pairs.
     dir.create("docs/near0.txt", text(77, 120));
-    let (third, message, _) = scan(&["--cache", "c.db"]);
+    let (third, message, _, comparisons) = scan(&["--cache", "c.db"]);
     assert!(
         message.contains("cache: 8 fingerprints reused, 1 stored"),
         "{message}"
     );
-    let (plain, _, _) = scan(&[]);
+    let (plain, _, _, _) = scan(&[]);
     assert_eq!(third, plain);
+    // Only the changed file's fingerprint was searched against the rest.
+    assert!(
+        0 < comparisons && comparisons < plain_comparisons,
+        "{comparisons} of {plain_comparisons}"
+    );
     assert!(
         !third
             .iter()
             .any(|(a, b, _)| a.contains("near0") || b.contains("near0"))
     );
     // A cache of other feature options is not used, and said so.
-    let (_, message, _) = scan(&["--cache", "c.db", "--shingle", "words:2"]);
+    let (_, message, _, _) = scan(&["--cache", "c.db", "--shingle", "words:2"]);
     assert!(message.contains("words:3,xxh3"), "{message}");
     assert!(message.contains("scanning without the cache"), "{message}");
 }

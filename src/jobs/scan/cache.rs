@@ -11,6 +11,9 @@
 //! The cache also remembers verifications: the exact Jaccard of two feature
 //! sets (named by their digests), or that it was below a threshold. A
 //! pair of unchanged documents is then decided without reading either.
+//! And it remembers the last search (`remembered`): the fingerprints
+//! searched and every pair of them within the radius, so a scan of the
+//! same corpus searches only the fingerprints it has not seen.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -18,7 +21,7 @@ use std::sync::Mutex;
 
 use crate::diag::Diagnostics;
 use crate::fingerprint::{FeatureOptions, Fingerprint};
-use crate::index::{Entry, Stamp, Store, StoredVerdict, name_of};
+use crate::index::{Entry, SearchMemory, Stamp, Store, StoredVerdict, name_of};
 use crate::verify::Verdict;
 
 use super::short::ShortTexts;
@@ -32,6 +35,9 @@ pub struct Cache {
     fresh: Mutex<Vec<Entry>>,
     verdicts: HashMap<(u64, u64), (Option<f64>, f64)>,
     fresh_verdicts: Mutex<Vec<StoredVerdict>>,
+    /// The last search remembered, and this run's to store.
+    search: Option<SearchMemory>,
+    fresh_search: Mutex<Option<SearchMemory>>,
     /// Files whose fingerprint came from the cache.
     hits: std::sync::atomic::AtomicU64,
 }
@@ -56,15 +62,18 @@ impl Cache {
                 .into_iter()
                 .map(|v| ((v.a, v.b), (v.jaccard, v.threshold)))
                 .collect();
-            Ok((store, known, verdicts))
+            let search = store.search_memory()?;
+            Ok((store, known, verdicts, search))
         });
         match opened {
-            Ok((store, known, verdicts)) => Some((
+            Ok((store, known, verdicts, search)) => Some((
                 store,
                 Cache {
                     known,
                     verdicts,
                     fresh_verdicts: Mutex::new(Vec::new()),
+                    search,
+                    fresh_search: Mutex::new(None),
                     short: ShortTexts::new(features),
                     fresh: Mutex::new(Vec::new()),
                     hits: Default::default(),
@@ -156,8 +165,20 @@ impl Cache {
         }
     }
 
-    /// Stores this run's new fingerprints and verdicts in one transaction;
-    /// returns (cache hits, stored).
+    /// The last search remembered, if any.
+    pub fn search_memory(&self) -> Option<&SearchMemory> {
+        self.search.as_ref()
+    }
+
+    /// Remembers this run's search, to store at the end.
+    pub fn remember_search(&self, memory: SearchMemory) {
+        if let Ok(mut fresh) = self.fresh_search.lock() {
+            *fresh = Some(memory);
+        }
+    }
+
+    /// Stores this run's new fingerprints, verdicts and search in one
+    /// transaction; returns (cache hits, stored).
     pub fn finish(
         self,
         store: &mut Store,
@@ -167,7 +188,8 @@ impl Cache {
         let fresh = self.fresh.into_inner().unwrap_or_default();
         let verdicts = self.fresh_verdicts.into_inner().unwrap_or_default();
         let hits = self.hits.into_inner();
-        if let Err(error) = store.put_all(features, &fresh, &verdicts) {
+        let search = self.fresh_search.into_inner().unwrap_or_default();
+        if let Err(error) = store.put_all(features, &fresh, &verdicts, search.as_ref()) {
             diag.warn(format_args!("{error}; the cache was not updated"));
             return (hits, 0);
         }

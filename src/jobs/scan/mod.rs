@@ -20,6 +20,7 @@ mod documents;
 mod listing;
 mod radius;
 pub mod regions;
+mod remembered;
 pub(crate) mod short;
 mod sources;
 
@@ -458,6 +459,15 @@ fn space(
         Space::Words => "fingerprints",
         Space::ShortTexts => "short texts",
     };
+    // A scan cache remembers the last exact search of a whole corpus (not
+    // one against a stored corpus), so a scan of the same corpus searches
+    // only the fingerprints it has not seen.
+    let remembers = matches!(space, Space::Words)
+        && options.method == search::Method::Exact
+        && fresh_entries == entries.len();
+    let memory = cache
+        .filter(|_| remembers)
+        .and_then(|cache| cache.search_memory());
     // Every candidate is verified, so their number bounds memory: past
     // MAX_CANDIDATES a radius the user gave is refused, and one the cost
     // model chose (its sample underestimated the candidates) is narrowed.
@@ -476,10 +486,12 @@ fn space(
             window: options.window,
             max_pairs: options.max_candidates,
         };
-        let outcome = if fresh_entries < entries.len() {
-            search::search_against(&entries, &search_options, is_new)
-        } else {
-            search::search(&entries, &search_options)
+        let outcome = match memory.filter(|memory| remembered::answers(memory, max_distance)) {
+            Some(memory) => remembered::search(&entries, &search_options, memory),
+            None if fresh_entries < entries.len() => {
+                search::search_against(&entries, &search_options, is_new)
+            }
+            None => search::search(&entries, &search_options),
         };
         searching.finish();
         let outcome = outcome?;
@@ -504,6 +516,15 @@ fn space(
         chosen = radius::given(&workload, threshold, narrower);
     };
     let max_distance = chosen.max_distance;
+    if let Some(cache) = cache.filter(|_| remembers)
+        && outcome.total_pairs == outcome.pairs.len() as u64
+    {
+        cache.remember_search(remembered::memory_of(
+            &entries,
+            &outcome.pairs,
+            max_distance,
+        ));
+    }
     drop(fingerprints);
     drop(entries);
     let searched = Instant::now();
