@@ -8,12 +8,15 @@
 //! inside a repository honours the repository's top `.gitignore`.
 //!
 //! Precedence, as in ripgrep: `.simdupignore` over `.ignore` over
-//! `.gitignore` over `.git/info/exclude`; within one kind, the deepest file
-//! that has a say (an ignoring or a `!` pattern) decides. `.gitignore` and
-//! `.git/info/exclude` apply only inside a git repository (a directory
-//! holding `.git`), and not across into a repository nested in another;
-//! the global git excludes file is not read. The matching is the `ignore`
-//! crate's gitignore matcher; the walk itself stays walkdir's.
+//! `.gitignore` over `.git/info/exclude` over the global git excludes file
+//! (`core.excludesFile`, by default `$XDG_CONFIG_HOME/git/ignore`); within
+//! one kind, the deepest file that has a say (an ignoring or a `!`
+//! pattern) decides. The three git kinds apply only inside a git
+//! repository (a directory holding `.git`), and not across into a
+//! repository nested in another. A `.git` file (a worktree or a submodule)
+//! names the repository's directory; its `info/exclude` is read from the
+//! common directory, as git reads it. The matching is the `ignore` crate's
+//! gitignore matcher; the walk itself stays walkdir's.
 
 use std::path::{Path, PathBuf};
 
@@ -21,7 +24,7 @@ use ignore::Match;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 
 /// The file names read in each directory, from the highest precedence to
-/// the lowest; `.git/info/exclude` comes last.
+/// the lowest; `.git/info/exclude` and the global excludes come last.
 const NAMES: [&str; 3] = [".simdupignore", ".ignore", ".gitignore"];
 
 /// Index of `.gitignore` in [`NAMES`] and in [`Frame::matchers`].
@@ -29,6 +32,13 @@ const GIT: usize = 2;
 
 /// Index of `.git/info/exclude` in [`Frame::matchers`].
 const EXCLUDE: usize = 3;
+
+/// Index of the global git excludes file in [`Frame::matchers`] (read at
+/// each repository's top).
+const GLOBAL: usize = 4;
+
+/// Kinds of ignore file.
+const KINDS: usize = 5;
 
 /// The ignore files of one directory.
 #[derive(Debug)]
@@ -39,8 +49,8 @@ struct Frame {
     /// The directory holds `.git`: a repository starts here.
     repo_root: bool,
     /// Matchers by kind: `.simdupignore`, `.ignore`, `.gitignore`,
-    /// `.git/info/exclude`.
-    matchers: [Option<Gitignore>; 4],
+    /// `.git/info/exclude`, the global excludes.
+    matchers: [Option<Gitignore>; KINDS],
 }
 
 /// The ignore files in force at the current point of one walk.
@@ -55,12 +65,19 @@ pub(crate) struct IgnoreStack {
     /// Problems with ignore files (unreadable, bad patterns), to be shown
     /// as warnings: a bad line is skipped, as git skips it.
     warnings: Vec<String>,
+    /// The global git excludes file, if git's configuration names one.
+    global: Option<PathBuf>,
 }
 
 impl IgnoreStack {
     /// The ignore files in force for a walk of `root`: those of the
     /// directories above it. `root`'s own are read when the walk enters it.
     pub(crate) fn new(root: &Path) -> Self {
+        IgnoreStack::with_global(root, ignore::gitignore::gitconfig_excludes_path())
+    }
+
+    /// [`IgnoreStack::new`] with the global git excludes file given.
+    pub(crate) fn with_global(root: &Path, global: Option<PathBuf>) -> Self {
         let base = std::fs::canonicalize(root)
             .or_else(|_| std::path::absolute(root))
             .unwrap_or_else(|_| root.to_path_buf());
@@ -68,6 +85,7 @@ impl IgnoreStack {
             base,
             frames: Vec::new(),
             warnings: Vec::new(),
+            global,
         };
         let ancestors: Vec<PathBuf> = stack
             .base
@@ -107,8 +125,8 @@ impl IgnoreStack {
         let path = self.absolute(relative);
         // Gitignore rules stop at the top of the innermost repository.
         let git_floor = self.frames.iter().rposition(|frame| frame.repo_root);
-        for kind in 0..4 {
-            let git = kind == GIT || kind == EXCLUDE;
+        for kind in 0..KINDS {
+            let git = kind >= GIT;
             let frames = match (git, git_floor) {
                 (false, _) => &self.frames[..],
                 (true, Some(floor)) => &self.frames[floor..],
@@ -141,12 +159,17 @@ impl IgnoreStack {
     fn push_dir(&mut self, dir: &Path, level: usize) {
         let git = dir.join(".git");
         let repo_root = std::fs::symlink_metadata(&git).is_ok();
-        let mut matchers = [None, None, None, None];
+        let mut matchers = [None, None, None, None, None];
         for (kind, name) in NAMES.iter().enumerate() {
             matchers[kind] = self.read(dir, &dir.join(name));
         }
-        if git.is_dir() {
-            matchers[EXCLUDE] = self.read(dir, &git.join("info").join("exclude"));
+        if repo_root {
+            if let Some(common) = common_git_dir(&git) {
+                matchers[EXCLUDE] = self.read(dir, &common.join("info").join("exclude"));
+            }
+            if let Some(global) = self.global.clone() {
+                matchers[GLOBAL] = self.read(dir, &global);
+            }
         }
         if repo_root || matchers.iter().any(Option::is_some) {
             self.frames.push(Frame {
@@ -178,6 +201,27 @@ impl IgnoreStack {
     }
 }
 
+/// The directory holding a repository's `info/exclude`: `.git` itself, or
+/// for a `.git` file (`gitdir: PATH`, a worktree or a submodule) the
+/// directory it names, or that directory's `commondir` (a worktree's main
+/// repository). `None` when `.git` names nothing readable.
+fn common_git_dir(git: &Path) -> Option<PathBuf> {
+    if git.is_dir() {
+        return Some(git.to_path_buf());
+    }
+    let text = std::fs::read_to_string(git).ok()?;
+    let named = text
+        .lines()
+        .find_map(|line| line.strip_prefix("gitdir:"))?
+        .trim();
+    let base = git.parent()?;
+    let gitdir = base.join(named);
+    match std::fs::read_to_string(gitdir.join("commondir")) {
+        Ok(common) => Some(gitdir.join(common.trim())),
+        Err(_) => Some(gitdir),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -192,7 +236,12 @@ mod tests {
     /// A stack positioned inside `dirs` (each relative to the root, in
     /// walk order), as the walk would leave it.
     fn stack_at(root: &Path, dirs: &[&str]) -> IgnoreStack {
-        let mut stack = IgnoreStack::new(root);
+        stack_with_global(root, dirs, None)
+    }
+
+    /// [`stack_at`] with a global git excludes file.
+    fn stack_with_global(root: &Path, dirs: &[&str], global: Option<PathBuf>) -> IgnoreStack {
+        let mut stack = IgnoreStack::with_global(root, global);
         stack.enter(Path::new(""), 0);
         for dir in dirs {
             let depth = Path::new(dir).components().count();
@@ -280,5 +329,45 @@ mod tests {
         let warnings = stack.take_warnings();
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         assert!(warnings[0].contains(".ignore"), "{warnings:?}");
+    }
+
+    #[test]
+    fn the_global_excludes_apply_inside_repositories_below_their_own_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let global = dir.path().join("config/git/ignore");
+        write(dir.path(), "config/git/ignore", "*.bak\n*.txt\n");
+        let repo = dir.path().join("repo");
+        fs::create_dir_all(repo.join(".git")).unwrap();
+        write(&repo, ".gitignore", "!keep.txt\n");
+        let stack = stack_with_global(&repo, &[], Some(global.clone()));
+        assert!(stack.ignores(Path::new("a.bak"), false));
+        assert!(stack.ignores(Path::new("a.txt"), false));
+        // A repository's own file outranks the global one.
+        assert!(!stack.ignores(Path::new("keep.txt"), false));
+        // Outside a repository it does not apply.
+        write(dir.path(), "plain/x.bak", "");
+        let stack = stack_with_global(&dir.path().join("plain"), &[], Some(global));
+        assert!(!stack.ignores(Path::new("x.bak"), false));
+    }
+
+    #[test]
+    fn a_git_file_leads_to_the_repositorys_info_exclude() {
+        let dir = tempfile::tempdir().unwrap();
+        // A worktree: .git names a directory whose commondir is the main one.
+        write(dir.path(), "main/.git/info/exclude", "*.log\n");
+        write(dir.path(), "main/.git/worktrees/wt/commondir", "../..\n");
+        write(dir.path(), "wt/.git", "gitdir: ../main/.git/worktrees/wt\n");
+        let stack = stack_at(&dir.path().join("wt"), &[]);
+        assert!(stack.ignores(Path::new("a.log"), false));
+        // A submodule: .git names its own directory.
+        write(dir.path(), "super/.git/modules/sub/info/exclude", "*.tmp\n");
+        write(
+            dir.path(),
+            "super/sub/.git",
+            "gitdir: ../.git/modules/sub\n",
+        );
+        let stack = stack_at(&dir.path().join("super/sub"), &[]);
+        assert!(stack.ignores(Path::new("a.tmp"), false));
+        assert!(!stack.ignores(Path::new("a.log"), false));
     }
 }

@@ -66,6 +66,28 @@ fn ignore_files_keep_build_output_out_of_a_repository_scan() {
 }
 
 #[test]
+fn the_global_git_excludes_and_a_worktrees_exclude_are_honoured() {
+    let dir = TestDir::new();
+    let doc = text(4, 300);
+    // A worktree of a repository: .git is a file naming its directory.
+    dir.create("main/.git/info/exclude", "*.orig\n");
+    dir.create("main/.git/worktrees/wt/commondir", "../..\n");
+    dir.create("wt/.git", "gitdir: ../main/.git/worktrees/wt\n");
+    dir.create("wt/a.md", &doc);
+    dir.create("wt/a.md.orig", &doc);
+    dir.create("wt/a.md.bak", &doc);
+    // The global excludes file, at its default place under the home.
+    dir.create(".config/git/ignore", "*.bak\n");
+    let output = scan(&dir, &["wt", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let value = json(&output);
+    assert_eq!(value["stats"]["skipped"]["ignored"], 2);
+    assert!(pairs(&value).is_empty());
+    let output = scan(&dir, &["wt", "--no-ignore", "--format", "json"]);
+    assert_eq!(pairs(&json(&output)).len(), 3);
+}
+
+#[test]
 fn gitignore_outside_a_repository_is_not_honoured() {
     let dir = TestDir::new();
     let doc = text(2, 300);

@@ -32,10 +32,20 @@ impl TestDir {
         path
     }
 
-    /// `simdup` run in this directory.
+    /// `simdup` run in this directory, with this directory as its home,
+    /// so no git configuration of the machine (a global excludes file)
+    /// reaches the test.
     pub fn simdup(&self) -> Command {
         let mut command = simdup();
-        command.current_dir(self.path());
+        command
+            .current_dir(self.path())
+            .env("HOME", self.path())
+            .env("XDG_CONFIG_HOME", self.path().join(".config"))
+            .env(
+                "GIT_CONFIG_SYSTEM",
+                self.path().join(".no-system-gitconfig"),
+            )
+            .env_remove("GIT_CONFIG_GLOBAL");
         command
     }
 }
