@@ -17,7 +17,12 @@
 //! map entry and bucket per distinct key of each table. The number of
 //! blocks trades tables (memory, lookups) against key width (bucket
 //! length); [`Layout::for_distance`] takes the fewest tables, k + 1, so
-//! a query scans about k + 1 buckets of n / 2^(64 / (k + 1)) entries.
+//! a query scans about k + 1 buckets of n / 2^(64 / (k + 1)) entries:
+//! fine for a few thousand entries, quadratic past that. So an index made
+//! by [`Index::new`] grows: each time its size doubles it takes the layout
+//! of k + 1 to k + 4 blocks that its cost model says queries cheapest,
+//! among those whose tables fit [`GROWTH_BUDGET`] at twice the size, and
+//! rebuilds its tables if that is another one.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -142,24 +147,42 @@ struct Table {
     buckets: MixMap<Bucket>,
 }
 
+/// Memory the tables of a growing index may take, at twice its size.
+pub const GROWTH_BUDGET: usize = 1 << 30;
+
+/// The size at which a growing index first reviews its layout.
+const FIRST_REVIEW: usize = 1 << 12;
+
+/// The cost of one table's part of a query and an insert (two hash-map
+/// visits, each likely a cache miss), in fingerprint comparisons.
+const LOOKUP_COST: f64 = 200.0;
+
 /// The incremental index; payloads are the caller's numbers.
 #[derive(Debug)]
 pub struct Index {
     max_distance: u32,
+    blocks: u32,
     tables: Vec<Table>,
     len: usize,
+    /// The size at which the layout is reviewed next (`usize::MAX`: never,
+    /// the layout was given).
+    review_at: usize,
 }
 
 impl Index {
-    /// An empty index for distance `max_distance`.
+    /// An empty index for distance `max_distance`, which starts with the
+    /// fewest tables and takes more as it grows.
     pub fn new(max_distance: u32) -> Index {
-        Index::with_layout(Layout::for_distance(max_distance))
+        let mut index = Index::with_layout(Layout::for_distance(max_distance));
+        index.review_at = FIRST_REVIEW;
+        index
     }
 
-    /// An empty index with a given layout.
+    /// An empty index with a given layout, kept whatever the size.
     pub fn with_layout(layout: Layout) -> Index {
         Index {
             max_distance: layout.max_distance,
+            blocks: layout.blocks,
             tables: layout
                 .masks
                 .iter()
@@ -169,7 +192,55 @@ impl Index {
                 })
                 .collect(),
             len: 0,
+            review_at: usize::MAX,
         }
+    }
+
+    /// The number of blocks of the layout in use.
+    pub fn blocks(&self) -> u32 {
+        self.blocks
+    }
+
+    /// The modelled cost of one query with `layout` over `len` entries, in
+    /// fingerprint comparisons (uniformly random fingerprints).
+    fn query_cost(layout: &Layout, len: usize) -> f64 {
+        layout
+            .masks
+            .iter()
+            .map(|mask| LOOKUP_COST + len as f64 / 2f64.powi(mask.count_ones() as i32))
+            .sum()
+    }
+
+    /// Takes the cheapest layout whose tables fit the budget at twice the
+    /// size, rebuilding the tables if it is not the one in use.
+    fn review(&mut self) {
+        self.review_at = self.review_at.saturating_mul(2);
+        let k = self.max_distance;
+        let best = (k + 1..=(k + 4).min(64))
+            .map(|blocks| Layout::new(k, blocks))
+            .filter(|layout| {
+                layout.blocks == k + 1 || 12 * layout.masks.len() * 2 * self.len <= GROWTH_BUDGET
+            })
+            .min_by(|a, b| {
+                Index::query_cost(a, self.len).total_cmp(&Index::query_cost(b, self.len))
+            });
+        let Some(best) = best else {
+            return;
+        };
+        if best.blocks == self.blocks {
+            return;
+        }
+        let mut grown = Index::with_layout(best);
+        grown.review_at = self.review_at;
+        // Every entry is in every table: the first one lists them all.
+        if let Some(first) = self.tables.first() {
+            for bucket in first.buckets.values() {
+                for (&fingerprint, &payload) in bucket.fingerprints.iter().zip(&bucket.payloads) {
+                    grown.insert(fingerprint, payload);
+                }
+            }
+        }
+        *self = grown;
     }
 
     /// How many entries.
@@ -190,6 +261,9 @@ impl Index {
             bucket.payloads.push(payload);
         }
         self.len += 1;
+        if self.len >= self.review_at {
+            self.review();
+        }
     }
 
     /// Appends to `out` the payload of every entry within the distance of
@@ -286,6 +360,41 @@ mod tests {
                 index.insert(fingerprint, at as u32);
             }
             prop_assert_eq!(index.len(), fingerprints.len());
+        }
+    }
+
+    #[test]
+    fn a_growing_index_takes_more_blocks_and_still_finds_everything() {
+        let k = 6;
+        let mut index = Index::new(k);
+        assert_eq!(index.blocks(), k + 1);
+        let mut state = 1u64;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            state ^ state >> 29
+        };
+        let fingerprints: Vec<u64> = (0..40_000).map(|_| next()).collect();
+        for (at, &fingerprint) in fingerprints.iter().enumerate() {
+            index.insert(fingerprint, at as u32);
+        }
+        assert!(index.blocks() > k + 1, "{}", index.blocks());
+        assert_eq!(index.len(), fingerprints.len());
+        // Every entry is found again, with near copies of a few.
+        for (at, &fingerprint) in fingerprints.iter().enumerate().step_by(997) {
+            let mut found = Vec::new();
+            index.query(fingerprint ^ 0b1011, &mut found);
+            found.sort_unstable();
+            found.dedup();
+            assert!(found.contains(&(at as u32, 3)), "{at}");
+            let brute: Vec<(u32, u32)> = fingerprints
+                .iter()
+                .enumerate()
+                .map(|(i, &other)| (i as u32, (other ^ fingerprint ^ 0b1011).count_ones()))
+                .filter(|&(_, distance)| distance <= k)
+                .collect();
+            assert_eq!(found, brute);
         }
     }
 }
