@@ -1002,7 +1002,7 @@ _simdup() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl csv sarif github markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl csv sarif github markdown fdupes" -- "${cur}"))
                     return 0
                     ;;
                 --baseline)

@@ -73,7 +73,8 @@ jsonl\t'One JSON object per pair (or group) per line'
 csv\t'CSV with a header line'
 sarif\t'SARIF 2.1.0 for code scanning: one result per pair, a location in each file'
 github\t'GitHub Actions annotations: a ::warning in each file of each pair'
-markdown\t'A Markdown heading and table, for $GITHUB_STEP_SUMMARY or a PR comment'"
+markdown\t'A Markdown heading and table, for $GITHUB_STEP_SUMMARY or a PR comment'
+fdupes\t'Groups as blocks of paths (or record ids), one per line, each block ending with a blank line: the output of fdupes and jdupes, for scripts that read it'"
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l baseline -d 'Accept the pairs recorded in FILE: only new pairs are listed and fail the run' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l write-baseline -d 'Record today\'s pairs in FILE (a baseline accepting all of them)' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -s j -l threads -d 'Worker threads (default: one per core)' -r

@@ -31,6 +31,9 @@ pub enum FormatArg {
     Github,
     /// A Markdown heading and table, for $GITHUB_STEP_SUMMARY or a PR comment.
     Markdown,
+    /// Groups as blocks of paths (or record ids), one per line, each block ending with a blank
+    /// line: the output of fdupes and jdupes, for scripts that read it.
+    Fdupes,
 }
 
 /// Arguments of `simdup scan`.
@@ -183,7 +186,9 @@ pub fn run(
     if let Some(allowlist) = allowlist {
         allowlist.apply(&mut report);
     }
-    if report.stats.pairs < report.stats.pairs_found && !args.groups {
+    // The fdupes format lists groups, which are always whole.
+    let lists_groups = args.groups || args.format == FormatArg::Fdupes;
+    if report.stats.pairs < report.stats.pairs_found && !lists_groups {
         diag.warn(format_args!(
             "listing {} of {} pairs (--max-pairs); --groups shows every group whole",
             report.stats.pairs, report.stats.pairs_found
@@ -199,6 +204,7 @@ pub fn run(
         FormatArg::Sarif => Format::Sarif,
         FormatArg::Github => Format::Github,
         FormatArg::Markdown => Format::Markdown,
+        FormatArg::Fdupes => Format::Fdupes,
     };
     let listing = if args.groups {
         Listing::Groups

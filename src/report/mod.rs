@@ -5,6 +5,7 @@
 
 pub mod baseline;
 mod csv;
+mod fdupes;
 pub mod fingerprints;
 mod github;
 mod json;
@@ -48,6 +49,8 @@ pub enum Format {
     Github,
     /// A Markdown heading and table, for a step summary.
     Markdown,
+    /// Groups as blocks of names separated by blank lines (fdupes, jdupes).
+    Fdupes,
 }
 
 /// Whether the report lists pairs or groups.
@@ -285,6 +288,7 @@ pub fn write<W: Write>(
         Format::Sarif => sarif::write(report, out),
         Format::Github => github::write(report, out),
         Format::Markdown => markdown::write(report, listing, out),
+        Format::Fdupes => fdupes::write(report, out),
     }
 }
 

@@ -9,6 +9,7 @@ mod completions;
 mod config;
 mod dedup;
 mod explain;
+mod fdupes;
 mod fingerprint;
 mod help_examples;
 mod index;
