@@ -53,8 +53,8 @@ complete -c simdup -n "__fish_simdup_using_subcommand scan" -l files-from -d 'Re
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l records -d 'Each record of stdin is a document: a line, a NUL-terminated record, or a JSON object' -r -f -a "lines\t'One document per line'
 nul\t'One document per NUL-terminated record'
 jsonl\t'One JSON object per line'"
-complete -c simdup -n "__fish_simdup_using_subcommand scan" -l text-field -d 'With --records jsonl: the field holding the text' -r
-complete -c simdup -n "__fish_simdup_using_subcommand scan" -l id-field -d 'With --records jsonl: the field holding the id (default: the line number)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l text-field -d 'With --records jsonl: the field holding the text: a top-level key, else a dotted path (meta.body) or a JSON Pointer (/meta/body)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l id-field -d 'With --records jsonl: the field holding the id, named as --text-field is (default: the line number)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l fingerprints -d 'Search fingerprints saved by `simdup fingerprint` instead of reading documents (`-`: stdin)' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l against -d 'Search the documents against the index FILE (`simdup index add`): only pairs with a document given here are reported' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l cache -d 'Reuse the fingerprints of files unchanged since the last scan with this cache FILE (same path, size, time and feature options) and store the new ones in it (an SQLite file)' -r -F
@@ -168,8 +168,8 @@ complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l files-from -d 'D
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l records -d 'How the input is cut into records: lines (default), NUL-terminated records, or JSON objects one per line' -r -f -a "lines\t'One document per line'
 nul\t'One document per NUL-terminated record'
 jsonl\t'One JSON object per line'"
-complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l text-field -d 'With --records jsonl: the field holding the text' -r
-complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l id-field -d 'With --records jsonl: the field holding the id (default: the line number)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l text-field -d 'With --records jsonl: the field holding the text: a top-level key, else a dotted path (meta.body) or a JSON Pointer (/meta/body)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l id-field -d 'With --records jsonl: the field holding the id, named as --text-field is (default: the line number)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s t -l threshold -d 'Near-duplicates are pairs whose exact Jaccard is at least T (0-1)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s k -l max-distance -d 'Search radius: candidates differ in at most K bits, 0-32. Wider finds more near-copies and costs more (index memory and time grow with it)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l min-features -d 'Records with fewer features are matched only by exact content' -r

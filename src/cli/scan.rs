@@ -66,7 +66,8 @@ pub struct ScanArgs {
     #[arg(long, value_enum, value_name = "KIND", help_heading = "Input")]
     pub records: Option<RecordsArg>,
 
-    /// With --records jsonl: the field holding the text.
+    /// With --records jsonl: the field holding the text: a top-level key, else a dotted path
+    /// (meta.body) or a JSON Pointer (/meta/body).
     #[arg(
         long,
         value_name = "NAME",
@@ -75,7 +76,8 @@ pub struct ScanArgs {
     )]
     pub text_field: String,
 
-    /// With --records jsonl: the field holding the id (default: the line number).
+    /// With --records jsonl: the field holding the id, named as --text-field is (default: the
+    /// line number).
     #[arg(long, value_name = "NAME", help_heading = "Input")]
     pub id_field: Option<String>,
 
@@ -462,7 +464,7 @@ fn new_inputs(args: &ScanArgs) -> anyhow::Result<Inputs> {
     }
     if args.records.is_some() || stdin_records {
         let defaults = RecordOptions::default();
-        return Ok(Inputs::Records(RecordOptions {
+        let options = RecordOptions {
             format: match args.records.unwrap_or(RecordsArg::Lines) {
                 RecordsArg::Lines => RecordFormat::Lines,
                 RecordsArg::Nul => RecordFormat::Nul,
@@ -476,7 +478,9 @@ fn new_inputs(args: &ScanArgs) -> anyhow::Result<Inputs> {
                 .map_or(defaults.max_record_bytes, |size| {
                     usize::try_from(size).unwrap_or(usize::MAX)
                 }),
-        }));
+        };
+        options.validate()?;
+        return Ok(Inputs::Records(options));
     }
     Ok(Inputs::Paths(super::default_paths(args.paths.clone())))
 }

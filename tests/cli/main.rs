@@ -16,5 +16,6 @@ mod index;
 mod input_rules;
 mod inputs;
 mod readme;
+mod record_fields;
 mod scan;
 mod util;
