@@ -12,7 +12,7 @@ use simdup::input::{PathSeparator, RecordFormat, RecordOptions};
 use simdup::jobs::scan::allowlist::Allowlist;
 use simdup::jobs::scan::{Inputs, Mode, ScanOptions, baseline};
 use simdup::report::baseline::Baseline;
-use simdup::report::{self, Format, Listing, Report};
+use simdup::report::{self, Format, Listing, Report, snippet};
 
 /// Output formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -215,8 +215,14 @@ pub fn run(
     };
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    let paint = color.paint(io::stdout().is_terminal());
-    if format == Format::Sarif {
+    let terminal = io::stdout().is_terminal();
+    let paint = color.paint(terminal);
+    if format == Format::Table {
+        let columns = terminal
+            .then(|| terminal_size::terminal_size().map(|(width, _)| usize::from(width.0)))
+            .flatten();
+        report::write_table(&report, listing, paint, columns, &mut out)?;
+    } else if format == Format::Sarif {
         // Each result points at the first passage its two files share.
         let regions = simdup::jobs::scan::regions::regions(&report, &options.features);
         report::sarif::write_with_regions(&report, &regions, &mut out)?;
@@ -382,7 +388,14 @@ fn options(args: &ScanArgs) -> anyhow::Result<ScanOptions> {
         short_texts: args.features.shingle.is_none(),
         progress: !args.quiet,
         cache: args.cache.clone(),
+        record_texts: record_texts(args),
     })
+}
+
+/// How much of each record's text the report needs: a snippet's worth
+/// for the table, else none.
+fn record_texts(args: &ScanArgs) -> Option<usize> {
+    (args.format == FormatArg::Table).then_some(snippet::KEPT_BYTES)
 }
 
 /// Whether --threshold was given a value other than its default.

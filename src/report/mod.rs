@@ -13,8 +13,10 @@ mod markdown;
 pub mod names;
 mod paint;
 pub mod sarif;
+pub mod snippet;
 mod summary;
 mod table;
+pub mod texts;
 
 pub use names::Names;
 pub use paint::Paint;
@@ -26,6 +28,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use baseline::{BaselineSummary, DocKey};
+use texts::{Text, Texts};
 
 use crate::diag::Tally;
 
@@ -253,12 +256,20 @@ pub struct Report {
     /// How the pairs compared with a baseline (`--baseline`): only the
     /// new pairs are then in `pairs`.
     pub baseline: Option<BaselineSummary>,
+    /// The texts of the listed documents, when they are shown (snippets
+    /// of records in the table, `--show-text`).
+    pub texts: Texts,
 }
 
 impl Report {
     /// The name of document `id`: a path as given, or a record id.
     pub fn name(&self, id: u32) -> String {
         self.names.text(id as usize)
+    }
+
+    /// The text of document `id`, when texts are shown and it is at hand.
+    pub fn text(&self, id: u32) -> Option<io::Result<Text>> {
+        self.texts.get(id)
     }
 }
 
@@ -281,7 +292,7 @@ pub fn write<W: Write>(
     out: &mut W,
 ) -> io::Result<()> {
     match format {
-        Format::Table => table::write(report, listing, paint, out),
+        Format::Table => table::write(report, listing, paint, None, out),
         Format::Json => json::write_document(report, listing, out),
         Format::Jsonl => json::write_lines(report, listing, out),
         Format::Csv => csv::write(report, listing, out),
@@ -290,6 +301,19 @@ pub fn write<W: Write>(
         Format::Markdown => markdown::write(report, listing, out),
         Format::Fdupes => fdupes::write(report, out),
     }
+}
+
+/// Writes the table to a terminal `columns` wide: record snippets are
+/// fitted to it (elsewhere they have a fixed width, so the output is the
+/// same wherever it runs).
+pub fn write_table<W: Write>(
+    report: &Report,
+    listing: Listing,
+    paint: Paint,
+    columns: Option<usize>,
+    out: &mut W,
+) -> io::Result<()> {
+    table::write(report, listing, paint, columns, out)
 }
 
 #[cfg(test)]
@@ -343,6 +367,7 @@ pub(crate) mod tests {
             }],
             keys: BTreeMap::new(),
             baseline: None,
+            texts: Texts::None,
         }
     }
 

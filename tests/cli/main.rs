@@ -15,6 +15,7 @@ mod help_examples;
 mod index;
 mod input_rules;
 mod inputs;
+mod readable;
 mod readme;
 mod record_fields;
 mod scan;

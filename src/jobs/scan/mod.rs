@@ -31,6 +31,7 @@ use crate::diag::Diagnostics;
 use crate::fingerprint::{FeatureOptions, Fingerprinter};
 use crate::input::{PathSeparator, Provenance, RecordOptions, WalkOptions, read_path_list};
 use crate::progress::Progress;
+use crate::report::texts::Texts;
 use crate::report::{self, Params, RadiusParams, Report, ReportGroup, ReportPair, Seconds, Stats};
 use crate::search::{self, DocId, Method, SearchOptions, SearchOutcome};
 use crate::verify::{self, Verdict};
@@ -124,6 +125,10 @@ pub struct ScanOptions {
     /// Take the fingerprints of unchanged files from this SQLite file
     /// (`simdup index`'s format) and store the new ones in it.
     pub cache: Option<PathBuf>,
+    /// Records: keep the start of each text, up to this many bytes, so
+    /// the report can show the texts of the documents it lists
+    /// (snippets, `--show-text`); `None` keeps none.
+    pub record_texts: Option<usize>,
 }
 
 /// What the search and verification stages found, before naming.
@@ -157,6 +162,9 @@ pub fn scan(
     };
     let cache = open_cache(inputs, options, diag);
     let cached = cache.as_ref().map(|(_, cache)| cache);
+    if let (Inputs::Records(_), Some(max_bytes)) = (inputs, options.record_texts) {
+        documents.keep_report_texts(max_bytes, diag);
+    }
     let provenance = collect(inputs, options, &measures, &mut documents, diag, cached)?;
     documents.finish();
     let collected = Instant::now();
@@ -177,6 +185,7 @@ pub fn scan(
     let verified_at = Instant::now();
     let pairs = found.listing.pairs;
     let groups = report_groups(found.listing.groups);
+    let texts = kept_texts(&mut documents, &pairs, &groups, diag);
     let named = Instant::now();
     let params = params(
         options,
@@ -214,6 +223,29 @@ pub fn scan(
         groups,
         keys: Default::default(),
         baseline: None,
+        texts,
+    })
+}
+
+/// The kept texts of the documents the report lists, if texts were kept.
+fn kept_texts(
+    documents: &mut Documents,
+    pairs: &[ReportPair],
+    groups: &[ReportGroup],
+    diag: &mut Diagnostics,
+) -> Texts {
+    let Some(spool) = documents.take_report_texts() else {
+        return Texts::None;
+    };
+    let listed = pairs.iter().flat_map(|pair| [pair.a, pair.b]);
+    let grouped = groups
+        .iter()
+        .flat_map(|group| group.members.iter().copied());
+    Texts::kept(spool, listed.chain(grouped)).unwrap_or_else(|error| {
+        diag.error(format_args!(
+            "cannot read back the records' texts for the report: {error}"
+        ));
+        Texts::None
     })
 }
 
