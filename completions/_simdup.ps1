@@ -85,6 +85,7 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
             [CompletionResult]::new('--raw', '--raw', [CompletionResultType]::ParameterName, 'Report raw SimHash pairs within -k instead: fast, unverified')
             [CompletionResult]::new('--verify', '--verify', [CompletionResultType]::ParameterName, 'With --fingerprints: read the documents again and verify (raw by default there)')
             [CompletionResult]::new('--groups', '--groups', [CompletionResultType]::ParameterName, 'Report groups (connected components) instead of pairs')
+            [CompletionResult]::new('--show-text', '--show-text', [CompletionResultType]::ParameterName, 'With --format json or jsonl: add the text of each document (a_text and b_text of a pair, texts of a group); a file''s is read again, its first 16 MiB at most')
             [CompletionResult]::new('--fail-on-duplicates', '--fail-on-duplicates', [CompletionResultType]::ParameterName, 'Exit with code 1 when near-duplicates are found (for CI); with --baseline, new ones only')
             [CompletionResult]::new('--update-baseline', '--update-baseline', [CompletionResultType]::ParameterName, 'With --baseline: rewrite it in place, without its stale entries and with today''s paths and keys (new pairs are not added)')
             [CompletionResult]::new('--no-config', '--no-config', [CompletionResultType]::ParameterName, 'Ignore simdup.toml and .simdup.toml (looked for up to the repository root)')

@@ -81,6 +81,7 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand --raw 'Report raw SimHash pairs within -k instead: fast, unverified'
             cand --verify 'With --fingerprints: read the documents again and verify (raw by default there)'
             cand --groups 'Report groups (connected components) instead of pairs'
+            cand --show-text 'With --format json or jsonl: add the text of each document (a_text and b_text of a pair, texts of a group); a file''s is read again, its first 16 MiB at most'
             cand --fail-on-duplicates 'Exit with code 1 when near-duplicates are found (for CI); with --baseline, new ones only'
             cand --update-baseline 'With --baseline: rewrite it in place, without its stale entries and with today''s paths and keys (new pairs are not added)'
             cand --no-config 'Ignore simdup.toml and .simdup.toml (looked for up to the repository root)'

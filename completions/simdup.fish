@@ -94,6 +94,7 @@ complete -c simdup -n "__fish_simdup_using_subcommand scan" -s 0 -l null -d 'Wit
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l raw -d 'Report raw SimHash pairs within -k instead: fast, unverified'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l verify -d 'With --fingerprints: read the documents again and verify (raw by default there)'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l groups -d 'Report groups (connected components) instead of pairs'
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l show-text -d 'With --format json or jsonl: add the text of each document (a_text and b_text of a pair, texts of a group); a file\'s is read again, its first 16 MiB at most'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l fail-on-duplicates -d 'Exit with code 1 when near-duplicates are found (for CI); with --baseline, new ones only'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l update-baseline -d 'With --baseline: rewrite it in place, without its stale entries and with today\'s paths and keys (new pairs are not added)'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l no-config -d 'Ignore simdup.toml and .simdup.toml (looked for up to the repository root)'

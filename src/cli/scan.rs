@@ -12,6 +12,7 @@ use simdup::input::{PathSeparator, RecordFormat, RecordOptions};
 use simdup::jobs::scan::allowlist::Allowlist;
 use simdup::jobs::scan::{Inputs, Mode, ScanOptions, baseline};
 use simdup::report::baseline::Baseline;
+use simdup::report::texts::{FILE_BYTES, Texts};
 use simdup::report::{self, Format, Listing, Report, snippet};
 
 /// Output formats.
@@ -120,6 +121,11 @@ pub struct ScanArgs {
     #[arg(long, help_heading = "Output")]
     pub groups: bool,
 
+    /// With --format json or jsonl: add the text of each document (a_text and b_text of a pair,
+    /// texts of a group); a file's is read again, its first 16 MiB at most.
+    #[arg(long, help_heading = "Output")]
+    pub show_text: bool,
+
     /// Exit with code 1 when near-duplicates are found (for CI); with --baseline, new ones only.
     #[arg(long, help_heading = "Output")]
     pub fail_on_duplicates: bool,
@@ -213,6 +219,11 @@ pub fn run(
     } else {
         Listing::Pairs
     };
+    if args.show_text && !matches!(report.texts, Texts::Kept(_)) {
+        report.texts = Texts::Files {
+            max_bytes: args.walk.max_filesize.unwrap_or(FILE_BYTES).min(FILE_BYTES),
+        };
+    }
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let terminal = io::stdout().is_terminal();
@@ -392,10 +403,16 @@ fn options(args: &ScanArgs) -> anyhow::Result<ScanOptions> {
     })
 }
 
-/// How much of each record's text the report needs: a snippet's worth
-/// for the table, else none.
+/// How much of each record's text the report needs: whole texts for
+/// --show-text, a snippet's worth for the table, else none.
 fn record_texts(args: &ScanArgs) -> Option<usize> {
-    (args.format == FormatArg::Table).then_some(snippet::KEPT_BYTES)
+    if args.show_text {
+        Some(usize::MAX)
+    } else if args.format == FormatArg::Table {
+        Some(snippet::KEPT_BYTES)
+    } else {
+        None
+    }
 }
 
 /// Whether --threshold was given a value other than its default.
@@ -439,6 +456,9 @@ fn new_inputs(args: &ScanArgs) -> anyhow::Result<Inputs> {
         );
     }
     let reads_files = args.records.is_none() && !stdin_records;
+    if args.show_text && !matches!(args.format, FormatArg::Json | FormatArg::Jsonl) {
+        anyhow::bail!("--show-text applies to --format json and jsonl");
+    }
     if !reads_files && (needs_keys(args) || args.format == FormatArg::Github) {
         anyhow::bail!(
             "baselines, --format sarif and --format github need documents read from files, \

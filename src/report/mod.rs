@@ -269,7 +269,13 @@ impl Report {
 
     /// The text of document `id`, when texts are shown and it is at hand.
     pub fn text(&self, id: u32) -> Option<io::Result<Text>> {
-        self.texts.get(id)
+        if self.texts.is_none() {
+            return None;
+        }
+        match self.names.get(id as usize) {
+            Ok(name) => self.texts.get(id, &name),
+            Err(error) => Some(Err(error)),
+        }
     }
 }
 

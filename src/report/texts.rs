@@ -1,17 +1,23 @@
 //! The texts of the documents a report lists: snippets in the table for
-//! records.
+//! records, and whole texts in JSON with `--show-text`.
 //!
 //! Records are gone once read, so their texts are kept as they stream by
-//! (each cut at a limit: a snippet's worth for the table), written in
-//! input order to an anonymous temporary file ([`TextSpool`]): nothing per
-//! record stays in memory. Once the report's pairs and groups are known,
-//! the texts of their documents alone are read back ([`Texts::kept`]),
-//! into a [`Names`] arena that spills to a file past its budget.
+//! (each cut at a limit: a snippet's worth for the table, whole for
+//! `--show-text`), written in input order to an anonymous temporary file
+//! ([`TextSpool`]): nothing per record stays in memory. Once the report's
+//! pairs and groups are known, the texts of their documents alone are read
+//! back ([`Texts::kept`]), into a [`Names`] arena that spills to a file
+//! past its budget. Files are read again when the report is written, one
+//! at a time, at most [`FILE_BYTES`] each.
 
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, Write};
+use std::path::Path;
 
 use super::Names;
+
+/// Bytes of a file's text shown at most (its start): the record limit.
+pub const FILE_BYTES: u64 = 16 << 20;
 
 /// Bytes of kept texts held in memory before the rest goes to a file.
 const MEMORY_BYTES: usize = 16 << 20;
@@ -24,6 +30,11 @@ pub enum Texts {
     None,
     /// Records' texts, kept while reading.
     Kept(Box<KeptTexts>),
+    /// Files, read again by their names (paths) when written.
+    Files {
+        /// Bytes read at most from each.
+        max_bytes: u64,
+    },
 }
 
 /// The texts of some records, kept while reading.
@@ -84,9 +95,9 @@ impl Texts {
         Ok(Texts::Kept(Box::new(KeptTexts { ids, texts, cut })))
     }
 
-    /// The text of document `id`: `None` when texts are not shown or this
-    /// one was not kept; an error when it cannot be read.
-    pub fn get(&self, id: u32) -> Option<io::Result<Text>> {
+    /// The text of document `id`, named `name`: `None` when texts are not
+    /// shown or this one was not kept; an error when it cannot be read.
+    pub fn get(&self, id: u32, name: &[u8]) -> Option<io::Result<Text>> {
         match self {
             Texts::None => None,
             Texts::Kept(kept) => {
@@ -96,8 +107,24 @@ impl Texts {
                     cut: kept.cut[index],
                 }))
             }
+            Texts::Files { max_bytes } => Some(read_file(&path_from_bytes(name), *max_bytes)),
         }
     }
+}
+
+/// Reads the start of a file again; anything but a regular file (a FIFO
+/// would block, a directory has no text) is an error.
+fn read_file(path: &Path, max_bytes: u64) -> io::Result<Text> {
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(io::Error::other("no longer a regular file"));
+    }
+    let mut bytes = Vec::new();
+    File::open(path)?
+        .take(max_bytes.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    let cut = bytes.len() as u64 > max_bytes;
+    bytes.truncate(usize::try_from(max_bytes).unwrap_or(usize::MAX));
+    Ok(Text { bytes, cut })
 }
 
 /// Every record's text (or its start), one entry per document in input
@@ -135,13 +162,24 @@ fn read_header(reader: &mut impl Read) -> io::Result<(u64, bool)> {
     Ok((length, header[8] == 1))
 }
 
+#[cfg(unix)]
+fn path_from_bytes(bytes: &[u8]) -> std::path::PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    std::ffi::OsStr::from_bytes(bytes).into()
+}
+
+#[cfg(not(unix))]
+fn path_from_bytes(bytes: &[u8]) -> std::path::PathBuf {
+    std::path::PathBuf::from(String::from_utf8_lossy(bytes).into_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn text(texts: &Texts, id: u32) -> Option<(String, bool)> {
         texts
-            .get(id)
+            .get(id, b"")
             .map(|text| text.unwrap())
             .map(|text| (String::from_utf8(text.bytes).unwrap(), text.cut))
     }
@@ -165,5 +203,28 @@ mod tests {
         let mut spool = TextSpool::new(10).unwrap();
         spool.push(b"only").unwrap();
         assert!(Texts::kept(spool, [3]).is_err());
+    }
+
+    #[test]
+    fn files_are_read_again_up_to_the_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.txt");
+        std::fs::write(&path, "0123456789").unwrap();
+        let name = path.to_str().unwrap().as_bytes();
+        let whole = Texts::Files { max_bytes: 10 }
+            .get(0, name)
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (whole.bytes.as_slice(), whole.cut),
+            (&b"0123456789"[..], false)
+        );
+        let start = Texts::Files { max_bytes: 4 }.get(0, name).unwrap().unwrap();
+        assert_eq!((start.bytes.as_slice(), start.cut), (&b"0123"[..], true));
+        let gone = dir.path().join("gone.txt");
+        let name = gone.to_str().unwrap().as_bytes();
+        assert!(Texts::Files { max_bytes: 4 }.get(0, name).unwrap().is_err());
+        let name = dir.path().to_str().unwrap().as_bytes();
+        assert!(Texts::Files { max_bytes: 4 }.get(0, name).unwrap().is_err());
     }
 }

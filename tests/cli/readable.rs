@@ -1,6 +1,7 @@
-//! Records people can read: snippets beside record ids in the table.
+//! Records people can read: snippets beside record ids in the table, and
+//! the texts in JSON and JSON Lines with `--show-text`.
 
-use crate::util::{TestDir, edit, stderr, stdout, text};
+use crate::util::{TestDir, edit, json_lines, stderr, stdout, text};
 
 /// Lines of which 1 and 3, and 2 and 5, are near-duplicates.
 const LINES: &str = "12 Main Street, Springfield\tIL\n\
@@ -94,4 +95,103 @@ fn files_keep_their_plain_table() {
             .unwrap()
             .ends_with("docs/a.txt  docs/b.txt")
     );
+}
+
+#[test]
+fn show_text_adds_both_texts_of_each_pair_in_json_lines() {
+    let dir = TestDir::new();
+    let output = scan(
+        &dir,
+        &["-", "-q", "--format", "jsonl", "--show-text"],
+        LINES,
+    );
+    let pairs = json_lines(&output.stdout);
+    let lines: Vec<&str> = LINES.lines().collect();
+    assert_eq!(pairs.len(), 2, "{pairs:?}");
+    for pair in &pairs {
+        let a: usize = pair["a"].as_str().unwrap().parse().unwrap();
+        let b: usize = pair["b"].as_str().unwrap().parse().unwrap();
+        assert_eq!(pair["a_text"], lines[a - 1]);
+        assert_eq!(pair["b_text"], lines[b - 1]);
+        assert!(pair.get("texts_truncated").is_none());
+    }
+}
+
+#[test]
+fn show_text_adds_the_texts_of_groups_in_json() {
+    let dir = TestDir::new();
+    let input = format!(
+        "{}\n{}\n{}\n",
+        serde_json::json!({"m": {"id": 7, "body": "the export button does nothing"}}),
+        serde_json::json!({"m": {"id": 8, "body": "something else entirely, unrelated"}}),
+        serde_json::json!({"m": {"id": 9, "body": "The export button does nothing!"}}),
+    );
+    let args = [
+        "--records",
+        "jsonl",
+        "--text-field",
+        "m.body",
+        "--id-field",
+        "/m/id",
+        "--format",
+        "json",
+        "--groups",
+        "--show-text",
+        "-q",
+    ];
+    let output = scan(&dir, &args, input);
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        report["groups"],
+        serde_json::json!([{
+            "id": 1,
+            "members": ["7", "9"],
+            "texts": ["the export button does nothing", "The export button does nothing!"],
+        }])
+    );
+}
+
+#[test]
+fn show_text_reads_files_again_and_replaces_bytes_that_are_not_utf8() {
+    let dir = TestDir::new();
+    let mut original = text(1, 300).into_bytes();
+    original.extend_from_slice(b"caf\xe9\n");
+    dir.create("docs/a.txt", &original);
+    let mut copy = original.clone();
+    copy.extend_from_slice(b"one more line\n");
+    dir.create("docs/b.txt", &copy);
+    let output = scan(&dir, &["docs", "-q", "--format", "json", "--show-text"], "");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let pair = &report["pairs"][0];
+    assert_eq!(pair["a"], "docs/a.txt");
+    assert_eq!(pair["a_text"], String::from_utf8_lossy(&original).as_ref());
+    assert_eq!(pair["b_text"], String::from_utf8_lossy(&copy).as_ref());
+    assert!(pair["a_text"].as_str().unwrap().ends_with("caf\u{fffd}\n"));
+
+    // Records that are not UTF-8 too.
+    let output = scan(
+        &dir,
+        &["-", "-q", "--format", "jsonl", "--show-text"],
+        &b"r\xe9sum\xe9 of the long line here\nR\xe9sum\xe9 of the long line here\n"[..],
+    );
+    let pairs = json_lines(&output.stdout);
+    assert_eq!(
+        pairs[0]["a_text"],
+        "r\u{fffd}sum\u{fffd} of the long line here"
+    );
+}
+
+#[test]
+fn show_text_is_refused_where_it_would_be_ignored() {
+    let dir = TestDir::new();
+    for format in ["table", "csv", "fdupes"] {
+        let output = dir
+            .simdup()
+            .args(["scan", "-", "--show-text", "--format", format])
+            .write_stdin(LINES)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{format}");
+        assert!(stderr(&output).contains("--show-text applies to --format json and jsonl"));
+    }
 }
