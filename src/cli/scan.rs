@@ -219,7 +219,19 @@ pub fn run(
     } else {
         Listing::Pairs
     };
-    if args.show_text && !matches!(report.texts, Texts::Kept(_)) {
+    // Only what is listed: JSON lists the groups beside the pairs.
+    let (pairs, groups) = match (format, listing) {
+        (Format::Json, Listing::Pairs) => (true, true),
+        (_, Listing::Pairs) => (true, false),
+        (_, Listing::Groups) => (false, true),
+    };
+    if let Err(error) = report.keep_listed_texts(pairs, groups) {
+        diag.error(format_args!(
+            "cannot read back the records' texts for the report: {error}"
+        ));
+    }
+    // Records' texts were kept while reading; files are read again.
+    if args.show_text && !matches!(inputs, Inputs::Records(_)) {
         report.texts = Texts::Files {
             max_bytes: args.walk.max_filesize.unwrap_or(FILE_BYTES).min(FILE_BYTES),
         };

@@ -267,10 +267,26 @@ impl Report {
         self.names.text(id as usize)
     }
 
+    /// Reads back the spooled texts of the documents the report will list:
+    /// those of its pairs, its groups, or both (`pairs`, `groups`). On an
+    /// error, no text is shown.
+    pub fn keep_listed_texts(&mut self, pairs: bool, groups: bool) -> io::Result<()> {
+        let mut wanted = Vec::new();
+        if pairs {
+            wanted.extend(self.pairs.iter().flat_map(|pair| [pair.a, pair.b]));
+        }
+        if groups {
+            wanted.extend(self.groups.iter().flat_map(|group| &group.members));
+        }
+        self.texts = std::mem::take(&mut self.texts).keep(wanted)?;
+        Ok(())
+    }
+
     /// The text of document `id`, when texts are shown and it is at hand.
     pub fn text(&self, id: u32) -> Option<io::Result<Text>> {
-        if self.texts.is_none() {
-            return None;
+        // Only files are found by their name.
+        if !matches!(self.texts, Texts::Files { .. }) {
+            return self.texts.get(id, b"");
         }
         match self.names.get(id as usize) {
             Ok(name) => self.texts.get(id, &name),
@@ -375,6 +391,30 @@ pub(crate) mod tests {
             baseline: None,
             texts: Texts::None,
         }
+    }
+
+    #[test]
+    fn only_the_texts_of_what_is_listed_are_read_back() {
+        let listed = |pairs: bool, groups: bool| {
+            let mut report = sample();
+            report.pairs.truncate(1);
+            let mut spool = texts::TextSpool::new(100).unwrap();
+            for text in ["zero", "one", "two"] {
+                spool.push(text.as_bytes()).unwrap();
+            }
+            report.texts = Texts::Spooled(Box::new(spool));
+            assert!(report.text(0).is_none(), "not shown before");
+            report.keep_listed_texts(pairs, groups).unwrap();
+            (0..3)
+                .map(|id| report.text(id).map(|text| text.unwrap().bytes))
+                .collect::<Vec<_>>()
+        };
+        let kept = |text: &str| Some(text.as_bytes().to_vec());
+        assert_eq!(listed(true, false), [kept("zero"), kept("one"), None]);
+        assert_eq!(
+            listed(false, true),
+            [kept("zero"), kept("one"), kept("two")]
+        );
     }
 
     #[test]

@@ -35,7 +35,11 @@ pub fn snippet(text: &[u8], cut: bool, chars: usize) -> String {
     let mut whole = true;
     'text: while let Some(chunk) = chunks.next() {
         for c in chunk.valid().chars() {
-            if !shown.push(&escape(c)) {
+            let fits = match escape(c) {
+                Some(escaped) => shown.push(&escaped),
+                None => shown.push(c.encode_utf8(&mut [0; 4])),
+            };
+            if !fits {
                 whole = false;
                 break 'text;
             }
@@ -73,7 +77,11 @@ struct Shown {
 impl Shown {
     /// Appends a piece if it fits whole; an escape is never cut.
     fn push(&mut self, piece: &str) -> bool {
-        let width = piece.chars().count();
+        let width = if piece.len() == 1 {
+            1
+        } else {
+            piece.chars().count()
+        };
         if self.used + width > self.chars {
             return false;
         }
@@ -86,17 +94,18 @@ impl Shown {
     }
 }
 
-/// One character as the snippet shows it.
-fn escape(c: char) -> String {
-    match c {
+/// A character's escape, if the snippet does not show it as it is.
+fn escape(c: char) -> Option<String> {
+    let escaped = match c {
         '\n' => "\\n".to_string(),
         '\r' => "\\r".to_string(),
         '\t' => "\\t".to_string(),
         '\\' => "\\\\".to_string(),
         '"' => "\\\"".to_string(),
         c if invisible(c) => c.escape_unicode().to_string(),
-        c => c.to_string(),
-    }
+        _ => return None,
+    };
+    Some(escaped)
 }
 
 /// Control characters, and format characters that move or hide text:

@@ -64,7 +64,7 @@ fn write_pairs<W: Write>(
     if report.pairs.is_empty() {
         return Ok(());
     }
-    let mut names: Vec<(String, String)> = report
+    let names: Vec<(String, String)> = report
         .pairs
         .iter()
         .map(|pair| {
@@ -74,7 +74,9 @@ fn write_pairs<W: Write>(
             )
         })
         .collect();
-    if shows_snippets(report) {
+    // Records: each id is followed by its snippet, made again for each
+    // pass rather than held for every pair (a million pairs are listed).
+    let snippets = shows_snippets(report).then(|| {
         let widest = |side: fn(&(String, String)) -> &String| {
             names
                 .iter()
@@ -85,18 +87,23 @@ fn write_pairs<W: Write>(
         // The figures, the two ids, the gaps and the snippets' quotes.
         let figures = if report.params.verified() { 19 } else { 22 };
         let fixed = figures + widest(|pair| &pair.0) + widest(|pair| &pair.1) + 10;
-        let chars = snippet_chars(columns, fixed, 2);
-        for (pair, (a, b)) in report.pairs.iter().zip(names.iter_mut()) {
-            *a = format!("{a}  {}", snippet_of(report, pair.a, chars));
-            *b = format!("{b}  {}", snippet_of(report, pair.b, chars));
+        snippet_chars(columns, fixed, 2)
+    });
+    let cell = |name: &str, id: u32| match snippets {
+        Some(chars) => format!("{name}  {}", snippet_of(report, id, chars)),
+        None => name.to_string(),
+    };
+    // Pairs often share their `a` with the pair before (a document and
+    // each of its copies): its cell is made once for them.
+    let mut a_width = 1;
+    let mut last_a = None;
+    for ((a, _), pair) in names.iter().zip(&report.pairs) {
+        if last_a != Some(pair.a) {
+            a_width = a_width.max(cell(a, pair.a).chars().count());
+            last_a = Some(pair.a);
         }
     }
-    let a_width = names
-        .iter()
-        .map(|(a, _)| a.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(1);
+    let mut last_a: Option<(u32, String)> = None;
     let verified = report.params.verified();
     let header = if verified {
         format!("jaccard  distance  {:<a_width$}  b", "a")
@@ -121,6 +128,11 @@ fn write_pairs<W: Write>(
                 paint.quiet(similarity)
             )?;
         }
+        if last_a.as_ref().is_none_or(|(id, _)| *id != pair.a) {
+            last_a = Some((pair.a, cell(a, pair.a)));
+        }
+        let a = last_a.as_ref().map_or("", |(_, a)| a.as_str());
+        let b = cell(b, pair.b);
         // Pad by characters, not bytes, so non-ASCII names stay aligned.
         let padding = a_width - a.chars().count();
         writeln!(out, "  {a}{:padding$}  {b}", "")?;

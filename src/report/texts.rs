@@ -4,10 +4,10 @@
 //! Records are gone once read, so their texts are kept as they stream by
 //! (each cut at a limit: a snippet's worth for the table, whole for
 //! `--show-text`), written in input order to an anonymous temporary file
-//! ([`TextSpool`]): nothing per record stays in memory. Once the report's
-//! pairs and groups are known, the texts of their documents alone are read
-//! back ([`Texts::kept`]), into a [`Names`] arena that spills to a file
-//! past its budget. Files are read again when the report is written, one
+//! ([`TextSpool`]): nothing per record stays in memory. Once it is known
+//! what the report will list (its pairs or its groups), the texts of those
+//! documents alone are read back ([`Texts::keep`]), into a [`Names`] arena
+//! that spills to a file past its budget. Files are read again when the report is written, one
 //! at a time, at most [`FILE_BYTES`] each.
 
 use std::fs::File;
@@ -20,7 +20,7 @@ use super::Names;
 pub const FILE_BYTES: u64 = 16 << 20;
 
 /// Bytes of kept texts held in memory before the rest goes to a file.
-const MEMORY_BYTES: usize = 16 << 20;
+const MEMORY_BYTES: usize = 4 << 20;
 
 /// Where the texts of a report's documents come from.
 #[derive(Debug, Default)]
@@ -28,6 +28,9 @@ pub enum Texts {
     /// None are shown.
     #[default]
     None,
+    /// Every record's text, in its spool: none is shown until
+    /// [`Texts::keep`] reads back those the report lists.
+    Spooled(Box<TextSpool>),
     /// Records' texts, kept while reading.
     Kept(Box<KeptTexts>),
     /// Files, read again by their names (paths) when written.
@@ -58,9 +61,18 @@ pub struct Text {
 }
 
 impl Texts {
-    /// Whether any text can be shown.
+    /// Whether no text is shown.
     pub fn is_none(&self) -> bool {
-        matches!(self, Texts::None)
+        matches!(self, Texts::None | Texts::Spooled(_))
+    }
+
+    /// Spooled texts: reads back those of the documents in `wanted`
+    /// (any order, repeats allowed); other texts are kept as they are.
+    pub fn keep(self, wanted: impl IntoIterator<Item = u32>) -> io::Result<Texts> {
+        match self {
+            Texts::Spooled(spool) => Texts::kept(*spool, wanted),
+            texts => Ok(texts),
+        }
     }
 
     /// Reads back from `spool` the texts of the documents in `wanted`
@@ -99,7 +111,7 @@ impl Texts {
     /// shown or this one was not kept; an error when it cannot be read.
     pub fn get(&self, id: u32, name: &[u8]) -> Option<io::Result<Text>> {
         match self {
-            Texts::None => None,
+            Texts::None | Texts::Spooled(_) => None,
             Texts::Kept(kept) => {
                 let index = kept.ids.binary_search(&id).ok()?;
                 Some(kept.texts.get(index).map(|bytes| Text {

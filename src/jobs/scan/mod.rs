@@ -185,7 +185,10 @@ pub fn scan(
     let verified_at = Instant::now();
     let pairs = found.listing.pairs;
     let groups = report_groups(found.listing.groups);
-    let texts = kept_texts(&mut documents, &pairs, &groups, diag);
+    // Read back once the listing is chosen (`Report::keep_listed_texts`).
+    let texts = documents
+        .take_report_texts()
+        .map_or(Texts::None, |spool| Texts::Spooled(Box::new(spool)));
     let named = Instant::now();
     let params = params(
         options,
@@ -224,28 +227,6 @@ pub fn scan(
         keys: Default::default(),
         baseline: None,
         texts,
-    })
-}
-
-/// The kept texts of the documents the report lists, if texts were kept.
-fn kept_texts(
-    documents: &mut Documents,
-    pairs: &[ReportPair],
-    groups: &[ReportGroup],
-    diag: &mut Diagnostics,
-) -> Texts {
-    let Some(spool) = documents.take_report_texts() else {
-        return Texts::None;
-    };
-    let listed = pairs.iter().flat_map(|pair| [pair.a, pair.b]);
-    let grouped = groups
-        .iter()
-        .flat_map(|group| group.members.iter().copied());
-    Texts::kept(spool, listed.chain(grouped)).unwrap_or_else(|error| {
-        diag.error(format_args!(
-            "cannot read back the records' texts for the report: {error}"
-        ));
-        Texts::None
     })
 }
 
