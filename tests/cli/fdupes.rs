@@ -2,7 +2,7 @@
 //! fdupes and jdupes print and duplicate-handling scripts read.
 
 use crate::ci::golden;
-use crate::util::{TestDir, edit, stderr, text};
+use crate::util::{TestDir, edit, run_and_close_pipe, stderr, text};
 
 /// Two groups (one with a space in a name) and an unrelated file.
 fn corpus() -> TestDir {
@@ -111,4 +111,20 @@ echo "$sets"
     assert_eq!(left, [true, false, false, true, false, true]);
     // Nothing near-duplicate is left.
     assert!(fdupes(&dir, &[]).is_empty());
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    let dir = TestDir::new();
+    let body = text(11, 200);
+    // 500 identical files with long names: one block of about 100 KB,
+    // more than a pipe buffer.
+    let long = "n".repeat(200);
+    for index in 0..500 {
+        dir.create(&format!("d/{long}{index:03}.txt"), &body);
+    }
+    let (code, errors) = run_and_close_pipe(&dir, &["scan", "d", "--format", "fdupes"]);
+    assert_eq!(code, Some(0), "{errors}");
+    assert!(!errors.contains("panicked"), "{errors}");
+    assert!(!errors.contains("Broken pipe"), "{errors}");
 }

@@ -195,3 +195,24 @@ fn show_text_is_refused_where_it_would_be_ignored() {
         assert!(stderr(&output).contains("--show-text applies to --format json and jsonl"));
     }
 }
+
+/// Thousands of rows of snippets into `head`: the pipe closes early and
+/// the run ends quietly.
+#[test]
+fn a_closed_pipe_ends_the_table_of_snippets_quietly() {
+    let dir = TestDir::new();
+    let line = "a record repeated often enough to fill a pipe buffer\n";
+    // 150 identical records make 11,175 pairs: far more than a pipe buffer.
+    dir.create("lines.txt", line.repeat(150));
+    let script =
+        r#"set -o pipefail; "$0" scan - < lines.txt 2> errors.txt | head -c 100 > /dev/null"#;
+    let run = std::process::Command::new("bash")
+        .args(["-c", script, env!("CARGO_BIN_EXE_simdup")])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let errors = std::fs::read_to_string(dir.path().join("errors.txt")).unwrap();
+    assert_eq!(run.status.code(), Some(0), "{errors}");
+    assert!(!errors.contains("panicked"), "{errors}");
+    assert!(!errors.contains("Broken pipe"), "{errors}");
+}
