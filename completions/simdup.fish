@@ -53,8 +53,8 @@ complete -c simdup -n "__fish_simdup_using_subcommand scan" -l files-from -d 'Re
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l records -d 'Each record of stdin is a document: a line, a NUL-terminated record, or a JSON object' -r -f -a "lines\t'One document per line'
 nul\t'One document per NUL-terminated record'
 jsonl\t'One JSON object per line'"
-complete -c simdup -n "__fish_simdup_using_subcommand scan" -l text-field -d 'With --records jsonl: the field holding the text' -r
-complete -c simdup -n "__fish_simdup_using_subcommand scan" -l id-field -d 'With --records jsonl: the field holding the id (default: the line number)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l text-field -d 'With --records jsonl: the field holding the text: a top-level key, else a dotted path (meta.body) or a JSON Pointer (/meta/body)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l id-field -d 'With --records jsonl: the field holding the id, named as --text-field is (default: the line number)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l fingerprints -d 'Search fingerprints saved by `simdup fingerprint` instead of reading documents (`-`: stdin)' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l against -d 'Search the documents against the index FILE (`simdup index add`): only pairs with a document given here are reported' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l cache -d 'Reuse the fingerprints of files unchanged since the last scan with this cache FILE (same path, size, time and feature options) and store the new ones in it (an SQLite file)' -r -F
@@ -73,7 +73,8 @@ jsonl\t'One JSON object per pair (or group) per line'
 csv\t'CSV with a header line'
 sarif\t'SARIF 2.1.0 for code scanning: one result per pair, a location in each file'
 github\t'GitHub Actions annotations: a ::warning in each file of each pair'
-markdown\t'A Markdown heading and table, for $GITHUB_STEP_SUMMARY or a PR comment'"
+markdown\t'A Markdown heading and table, for $GITHUB_STEP_SUMMARY or a PR comment'
+fdupes\t'Groups as blocks of paths (or record ids), one per line, each block ending with a blank line: the output of fdupes and jdupes, for scripts that read it'"
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l baseline -d 'Accept the pairs recorded in FILE: only new pairs are listed and fail the run' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l write-baseline -d 'Record today\'s pairs in FILE (a baseline accepting all of them)' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -s j -l threads -d 'Worker threads (default: one per core)' -r
@@ -93,6 +94,7 @@ complete -c simdup -n "__fish_simdup_using_subcommand scan" -s 0 -l null -d 'Wit
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l raw -d 'Report raw SimHash pairs within -k instead: fast, unverified'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l verify -d 'With --fingerprints: read the documents again and verify (raw by default there)'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l groups -d 'Report groups (connected components) instead of pairs'
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l show-text -d 'With --format json or jsonl: add the text of each document (a_text and b_text of a pair, texts of a group); a file\'s is read again, its first 16 MiB at most'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l fail-on-duplicates -d 'Exit with code 1 when near-duplicates are found (for CI); with --baseline, new ones only'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l update-baseline -d 'With --baseline: rewrite it in place, without its stale entries and with today\'s paths and keys (new pairs are not added)'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l no-config -d 'Ignore simdup.toml and .simdup.toml (looked for up to the repository root)'
@@ -167,8 +169,8 @@ complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l files-from -d 'D
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l records -d 'How the input is cut into records: lines (default), NUL-terminated records, or JSON objects one per line' -r -f -a "lines\t'One document per line'
 nul\t'One document per NUL-terminated record'
 jsonl\t'One JSON object per line'"
-complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l text-field -d 'With --records jsonl: the field holding the text' -r
-complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l id-field -d 'With --records jsonl: the field holding the id (default: the line number)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l text-field -d 'With --records jsonl: the field holding the text: a top-level key, else a dotted path (meta.body) or a JSON Pointer (/meta/body)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l id-field -d 'With --records jsonl: the field holding the id, named as --text-field is (default: the line number)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s t -l threshold -d 'Near-duplicates are pairs whose exact Jaccard is at least T (0-1)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s k -l max-distance -d 'Search radius: candidates differ in at most K bits, 0-32. Wider finds more near-copies and costs more (index memory and time grow with it)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l min-features -d 'Records with fewer features are matched only by exact content' -r

@@ -54,7 +54,8 @@ pub struct DedupArgs {
     #[arg(long, value_enum, value_name = "KIND", help_heading = "Input")]
     pub records: Option<RecordsArg>,
 
-    /// With --records jsonl: the field holding the text.
+    /// With --records jsonl: the field holding the text: a top-level key, else a dotted path
+    /// (meta.body) or a JSON Pointer (/meta/body).
     #[arg(
         long,
         value_name = "NAME",
@@ -63,7 +64,8 @@ pub struct DedupArgs {
     )]
     pub text_field: String,
 
-    /// With --records jsonl: the field holding the id (default: the line number).
+    /// With --records jsonl: the field holding the id, named as --text-field is (default: the
+    /// line number).
     #[arg(long, value_name = "NAME", help_heading = "Input")]
     pub id_field: Option<String>,
 
@@ -269,7 +271,7 @@ fn record_options(args: &DedupArgs, files: bool) -> anyhow::Result<RecordOptions
         anyhow::bail!("--id-field and --text-field apply only to --records jsonl");
     }
     let defaults = RecordOptions::default();
-    Ok(RecordOptions {
+    let options = RecordOptions {
         format,
         text_field: args.text_field.clone(),
         id_field: args.id_field.clone(),
@@ -279,7 +281,9 @@ fn record_options(args: &DedupArgs, files: bool) -> anyhow::Result<RecordOptions
             .map_or(defaults.max_record_bytes, |size| {
                 usize::try_from(size).unwrap_or(usize::MAX)
             }),
-    })
+    };
+    options.validate()?;
+    Ok(options)
 }
 
 /// Writes kept records to stdout and removed ones to the `--dropped` file.

@@ -127,6 +127,8 @@ Examples:
   find docs -name '*.txt' -print0 | simdup scan --files-from - -0
   simdup scan - < addresses.txt              each line a document
   simdup scan --records jsonl --id-field id < tickets.jsonl
+  simdup scan --records jsonl --id-field id --format jsonl --show-text < tickets.jsonl
+  simdup scan docs/ --format fdupes          groups as blocks of paths, as fdupes prints them
   simdup scan --fingerprints shard1.txt shard2.txt   search saved fingerprints
   simdup scan docs/ -q --fail-on-duplicates  for CI: exit 1 when any are found
   simdup scan docs/ --write-baseline dups.baseline   accept today's pairs

@@ -12,7 +12,8 @@ use simdup::input::{PathSeparator, RecordFormat, RecordOptions};
 use simdup::jobs::scan::allowlist::Allowlist;
 use simdup::jobs::scan::{Inputs, Mode, ScanOptions, baseline};
 use simdup::report::baseline::Baseline;
-use simdup::report::{self, Format, Listing, Report};
+use simdup::report::texts::{FILE_BYTES, Texts};
+use simdup::report::{self, Format, Listing, Report, snippet};
 
 /// Output formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -31,6 +32,9 @@ pub enum FormatArg {
     Github,
     /// A Markdown heading and table, for $GITHUB_STEP_SUMMARY or a PR comment.
     Markdown,
+    /// Groups as blocks of paths (or record ids), one per line, each block ending with a blank
+    /// line: the output of fdupes and jdupes, for scripts that read it.
+    Fdupes,
 }
 
 /// Arguments of `simdup scan`.
@@ -63,7 +67,8 @@ pub struct ScanArgs {
     #[arg(long, value_enum, value_name = "KIND", help_heading = "Input")]
     pub records: Option<RecordsArg>,
 
-    /// With --records jsonl: the field holding the text.
+    /// With --records jsonl: the field holding the text: a top-level key, else a dotted path
+    /// (meta.body) or a JSON Pointer (/meta/body).
     #[arg(
         long,
         value_name = "NAME",
@@ -72,7 +77,8 @@ pub struct ScanArgs {
     )]
     pub text_field: String,
 
-    /// With --records jsonl: the field holding the id (default: the line number).
+    /// With --records jsonl: the field holding the id, named as --text-field is (default: the
+    /// line number).
     #[arg(long, value_name = "NAME", help_heading = "Input")]
     pub id_field: Option<String>,
 
@@ -114,6 +120,11 @@ pub struct ScanArgs {
     /// Report groups (connected components) instead of pairs.
     #[arg(long, help_heading = "Output")]
     pub groups: bool,
+
+    /// With --format json or jsonl: add the text of each document (a_text and b_text of a pair,
+    /// texts of a group); a file's is read again, its first 16 MiB at most.
+    #[arg(long, help_heading = "Output")]
+    pub show_text: bool,
 
     /// Exit with code 1 when near-duplicates are found (for CI); with --baseline, new ones only.
     #[arg(long, help_heading = "Output")]
@@ -183,7 +194,9 @@ pub fn run(
     if let Some(allowlist) = allowlist {
         allowlist.apply(&mut report);
     }
-    if report.stats.pairs < report.stats.pairs_found && !args.groups {
+    // The fdupes format lists groups, which are always whole.
+    let lists_groups = args.groups || args.format == FormatArg::Fdupes;
+    if report.stats.pairs < report.stats.pairs_found && !lists_groups {
         diag.warn(format_args!(
             "listing {} of {} pairs (--max-pairs); --groups shows every group whole",
             report.stats.pairs, report.stats.pairs_found
@@ -199,16 +212,40 @@ pub fn run(
         FormatArg::Sarif => Format::Sarif,
         FormatArg::Github => Format::Github,
         FormatArg::Markdown => Format::Markdown,
+        FormatArg::Fdupes => Format::Fdupes,
     };
     let listing = if args.groups {
         Listing::Groups
     } else {
         Listing::Pairs
     };
+    // Only what is listed: JSON lists the groups beside the pairs.
+    let (pairs, groups) = match (format, listing) {
+        (Format::Json, Listing::Pairs) => (true, true),
+        (_, Listing::Pairs) => (true, false),
+        (_, Listing::Groups) => (false, true),
+    };
+    if let Err(error) = report.keep_listed_texts(pairs, groups) {
+        diag.error(format_args!(
+            "cannot read back the records' texts for the report: {error}"
+        ));
+    }
+    // Records' texts were kept while reading; files are read again.
+    if args.show_text && !matches!(inputs, Inputs::Records(_)) {
+        report.texts = Texts::Files {
+            max_bytes: args.walk.max_filesize.unwrap_or(FILE_BYTES).min(FILE_BYTES),
+        };
+    }
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    let paint = color.paint(io::stdout().is_terminal());
-    if format == Format::Sarif {
+    let terminal = io::stdout().is_terminal();
+    let paint = color.paint(terminal);
+    if format == Format::Table {
+        let columns = terminal
+            .then(|| terminal_size::terminal_size().map(|(width, _)| usize::from(width.0)))
+            .flatten();
+        report::write_table(&report, listing, paint, columns, &mut out)?;
+    } else if format == Format::Sarif {
         // Each result points at the first passage its two files share.
         let regions = simdup::jobs::scan::regions::regions(&report, &options.features);
         report::sarif::write_with_regions(&report, &regions, &mut out)?;
@@ -374,7 +411,20 @@ fn options(args: &ScanArgs) -> anyhow::Result<ScanOptions> {
         short_texts: args.features.shingle.is_none(),
         progress: !args.quiet,
         cache: args.cache.clone(),
+        record_texts: record_texts(args),
     })
+}
+
+/// How much of each record's text the report needs: whole texts for
+/// --show-text, a snippet's worth for the table, else none.
+fn record_texts(args: &ScanArgs) -> Option<usize> {
+    if args.show_text {
+        Some(usize::MAX)
+    } else if args.format == FormatArg::Table {
+        Some(snippet::KEPT_BYTES)
+    } else {
+        None
+    }
 }
 
 /// Whether --threshold was given a value other than its default.
@@ -423,6 +473,9 @@ fn new_inputs(args: &ScanArgs) -> anyhow::Result<Inputs> {
         );
     }
     let reads_files = args.records.is_none() && !stdin_records;
+    if args.show_text && !matches!(args.format, FormatArg::Json | FormatArg::Jsonl) {
+        anyhow::bail!("--show-text applies to --format json and jsonl");
+    }
     if !reads_files && (needs_keys(args) || args.format == FormatArg::Github) {
         anyhow::bail!(
             "baselines, --format sarif and --format github need documents read from files, \
@@ -461,7 +514,7 @@ fn new_inputs(args: &ScanArgs) -> anyhow::Result<Inputs> {
     }
     if args.records.is_some() || stdin_records {
         let defaults = RecordOptions::default();
-        return Ok(Inputs::Records(RecordOptions {
+        let options = RecordOptions {
             format: match args.records.unwrap_or(RecordsArg::Lines) {
                 RecordsArg::Lines => RecordFormat::Lines,
                 RecordsArg::Nul => RecordFormat::Nul,
@@ -475,7 +528,9 @@ fn new_inputs(args: &ScanArgs) -> anyhow::Result<Inputs> {
                 .map_or(defaults.max_record_bytes, |size| {
                     usize::try_from(size).unwrap_or(usize::MAX)
                 }),
-        }));
+        };
+        options.validate()?;
+        return Ok(Inputs::Records(options));
     }
     Ok(Inputs::Paths(super::default_paths(args.paths.clone())))
 }

@@ -27,6 +27,10 @@ enum Fate {
 /// Field names the fuzzer picks from, so that inputs can hit them.
 const FIELDS: [&str; 4] = ["text", "id", "t", ""];
 
+/// Nested field names: dotted paths and JSON Pointers, one a top-level
+/// key too, one through an array.
+const PATHS: [&str; 4] = ["m.text", "/m/id", "a.b", "l.0"];
+
 /// Reads the rest of `data` as records with the options its first bytes
 /// choose (format, text and id fields, record limit, block size, read
 /// sizes) and checks every outcome against a plain model: the stream split
@@ -35,7 +39,9 @@ const FIELDS: [&str; 4] = ["text", "id", "t", ""];
 /// large at its number; for JSON Lines, blank pieces are ignored and
 /// every other piece is taken if it is a JSON object with a string text
 /// field (and a string or number id field, when asked for), or else
-/// reported as malformed at its line number.
+/// reported as malformed at its line number. A field name is a top-level
+/// key if the object has it, else a JSON Pointer (a dotted name turned
+/// into one), looked up by serde_json.
 pub fn records(data: &[u8]) {
     let mut choices = Choices::new(data);
     let format = match choices.byte() % 3 {
@@ -44,9 +50,11 @@ pub fn records(data: &[u8]) {
         _ => RecordFormat::JsonLines,
     };
     let fields = choices.byte();
-    let text_field = FIELDS[usize::from(fields & 3)].to_string();
+    // Bits 5 and 6 pick the text and id names from PATHS instead.
+    let names = |nested: bool| if nested { PATHS } else { FIELDS };
+    let text_field = names(fields & 0x20 != 0)[usize::from(fields & 3)].to_string();
     let id_field = match fields >> 2 & 7 {
-        n @ 0..=3 => Some(FIELDS[usize::from(n)].to_string()),
+        n @ 0..=3 => Some(names(fields & 0x40 != 0)[usize::from(n)].to_string()),
         _ => None,
     };
     let max_record_bytes = match choices.byte() {
@@ -182,12 +190,13 @@ fn json_model(text: &[u8], line: u64, options: &RecordOptions) -> Fate {
     let Ok(Value::Object(object)) = parsed else {
         return malformed;
     };
-    let Some(Value::String(body)) = object.get(&options.text_field) else {
+    let object = Value::Object(object);
+    let Some(Value::String(body)) = field(&object, &options.text_field) else {
         return malformed;
     };
     let id = match &options.id_field {
         None => None,
-        Some(field) => match object.get(field) {
+        Some(name) => match field(&object, name) {
             Some(Value::String(id)) => Some(id.clone()),
             Some(Value::Number(id)) => Some(id.to_string()),
             _ => return malformed,
@@ -198,6 +207,22 @@ fn json_model(text: &[u8], line: u64, options: &RecordOptions) -> Fate {
         line,
         text: body.clone().into_bytes(),
     }
+}
+
+/// The value a field name picks: the top-level key as written, else the
+/// name as a JSON Pointer (a dotted name joined into one).
+fn field<'a>(object: &'a Value, name: &str) -> Option<&'a Value> {
+    if let Some(value) = object.get(name) {
+        return Some(value);
+    }
+    if name.starts_with('/') {
+        return object.pointer(name);
+    }
+    let pointer: String = name
+        .split('.')
+        .map(|segment| format!("/{}", segment.replace('~', "~0").replace('/', "~1")))
+        .collect();
+    object.pointer(&pointer)
 }
 
 /// Reads the rest of `data` as a `--files-from` list (newline or NUL, as

@@ -84,6 +84,8 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
             b"\x00\x10\xff\x08\x01\x05one\ntwo\r\n\nthree",
             b"\x01\x10\x08\x08\x02\x03a\0bb\0\0ccccccccccc\0",
             b"\x02\x04\xff\x10\x03\x07{\"text\":\"a\",\"id\":7}\n\n{\"id\":\"x\",\"text\":\"b\"}\n[1]\n",
+            b"\x02\x64\xff\x10\x03\x07{\"m\":{\"text\":\"a\",\"id\":7}}\n{\"m\":{\"id\":\"x\"},\"m\":{\"text\":\"b\",\"id\":1}}\n",
+            b"\x02\x2a\xff\x10\x03\x07{\"a.b\":\"x\",\"a\":{\"b\":\"y\"},\"t\":1}\n{\"a\":{\"b\":\"z\"},\"t\":\"i\"}\n",
         ],
         "path_list" => &[b"\x00\x01\x03a.txt\n\nb c\r\n", b"\x01\x02\x05a\nb\0\0c\0"],
         "fingerprint_file" => &[

@@ -12,10 +12,12 @@
 
 mod blocks;
 mod delimited;
+mod field_path;
 mod files_from;
 mod fingerprint_file;
 mod glob;
 mod ignore_files;
+mod json_fields;
 mod read;
 mod records;
 mod size;

@@ -14,6 +14,8 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::blocks::{Blocks, Piece};
+use super::field_path::FieldPath;
+use super::json_fields::{Paths, SLOTS, Seek};
 use super::{Outcome, SkipReason};
 use crate::{Error, Result};
 
@@ -34,13 +36,22 @@ pub enum RecordFormat {
 pub struct RecordOptions {
     /// How the stream is cut into records.
     pub format: RecordFormat,
-    /// JSON Lines: the field holding the text (a string).
+    /// JSON Lines: the field holding the text (a string): a top-level key,
+    /// else a dotted path or a JSON Pointer (the rules are in `field_path`).
     pub text_field: String,
-    /// JSON Lines: the field holding the id (a string or a number); `None`
-    /// numbers records by line.
+    /// JSON Lines: the field holding the id (a string or a number), named
+    /// as the text field is; `None` numbers records by line.
     pub id_field: Option<String>,
     /// Longest record read, in bytes (for JSON Lines, of the whole line).
     pub max_record_bytes: usize,
+}
+
+impl RecordOptions {
+    /// Checks the field names: a JSON Pointer with a bad escape is an
+    /// error before any record is read.
+    pub fn validate(&self) -> Result<()> {
+        FieldPaths::parse(self).map(|_| ()).map_err(Error::Usage)
+    }
 }
 
 impl Default for RecordOptions {
@@ -113,6 +124,7 @@ impl<R: Read> Iterator for RecordReader<R> {
 pub(crate) struct RecordBlocks<R> {
     blocks: Blocks<R>,
     options: Arc<RecordOptions>,
+    fields: Arc<std::result::Result<FieldPaths, String>>,
     source_name: Arc<str>,
 }
 
@@ -120,6 +132,7 @@ pub(crate) struct RecordBlocks<R> {
 pub(crate) struct RecordBlock {
     piece: Piece,
     options: Arc<RecordOptions>,
+    fields: Arc<std::result::Result<FieldPaths, String>>,
     source_name: Arc<str>,
 }
 
@@ -145,6 +158,9 @@ impl<R: Read> RecordBlocks<R> {
         RecordBlocks {
             blocks: Blocks::with_block_bytes(reader, delimiter, limit, block_bytes),
             options: Arc::new(options.clone()),
+            // Checked by `RecordOptions::validate` before any reading; a
+            // bad name would make every JSON line an error naming it.
+            fields: Arc::new(FieldPaths::parse(options)),
             source_name: Arc::from(source_name.into()),
         }
     }
@@ -167,6 +183,7 @@ impl<R: Read> Iterator for RecordBlocks<R> {
         Some(RecordBlock {
             piece: self.blocks.next()?,
             options: Arc::clone(&self.options),
+            fields: Arc::clone(&self.fields),
             source_name: Arc::clone(&self.source_name),
         })
     }
@@ -220,7 +237,7 @@ impl RecordBlock {
                     match options.format {
                         RecordFormat::JsonLines if text.iter().all(u8::is_ascii_whitespace) => {}
                         RecordFormat::JsonLines => out.push((
-                            match json_record(text, line, options, source) {
+                            match json_record(text, line, options, &self.fields, source) {
                                 Ok(record) => Outcome::Done(record),
                                 Err(error) => Outcome::Failed(error),
                             },
@@ -249,25 +266,61 @@ fn too_large(source: &str, line: u64) -> Outcome<Record> {
     }
 }
 
+/// The text and id field names of a stream, parsed once.
+#[derive(Debug)]
+struct FieldPaths {
+    text: FieldPath,
+    id: Option<FieldPath>,
+}
+
+impl FieldPaths {
+    fn parse(options: &RecordOptions) -> std::result::Result<FieldPaths, String> {
+        Ok(FieldPaths {
+            text: FieldPath::parse(&options.text_field)?,
+            id: options
+                .id_field
+                .as_deref()
+                .map(FieldPath::parse)
+                .transpose()?,
+        })
+    }
+}
+
 /// Turns one JSON line into a record.
-fn json_record(text: &[u8], line: u64, options: &RecordOptions, source: &str) -> Result<Record> {
+fn json_record(
+    text: &[u8],
+    line: u64,
+    options: &RecordOptions,
+    fields: &std::result::Result<FieldPaths, String>,
+    source: &str,
+) -> Result<Record> {
     let parse_error = |message: String| Error::Parse {
         source_name: source.to_string(),
         line,
         message,
     };
+    let fields = fields
+        .as_ref()
+        .map_err(|error| parse_error(error.clone()))?;
+    // Slots: the text as a top-level key, then as a path; the same for the id.
+    let mut paths: Paths = [None; SLOTS];
+    paths[0] = Some(std::slice::from_ref(&fields.text.literal));
+    paths[1] = fields.text.path.as_deref();
+    if let Some(id) = &fields.id {
+        paths[2] = Some(std::slice::from_ref(&id.literal));
+        paths[3] = id.path.as_deref();
+    }
     let mut deserializer = serde_json::Deserializer::from_slice(text);
-    let fields = Fields {
-        text: &options.text_field,
-        id: options.id_field.as_deref(),
-    };
-    let found = serde::de::DeserializeSeed::deserialize(fields, &mut deserializer)
+    let found = serde::de::DeserializeSeed::deserialize(Seek { paths }, &mut deserializer)
         .and_then(|found| deserializer.end().map(|()| found));
-    let (text_value, id_value) = match found {
-        Ok(Some(values)) => values,
-        Ok(None) => return Err(parse_error("expected a JSON object".to_string())),
+    let mut found = match found {
+        Ok((true, found)) => found,
+        Ok((false, _)) => return Err(parse_error("expected a JSON object".to_string())),
         Err(e) => return Err(parse_error(format!("invalid JSON: {e}"))),
     };
+    // A top-level key named as written comes first.
+    let text_value = found[0].take().or_else(|| found[1].take());
+    let id_value = found[2].take().or_else(|| found[3].take());
     let field = &options.text_field;
     let text = match text_value {
         Some(Value::String(text)) => text,
@@ -292,106 +345,6 @@ fn json_record(text: &[u8], line: u64, options: &RecordOptions, source: &str) ->
         line,
         text: text.into_bytes(),
     })
-}
-
-/// Reads the text and id fields of a JSON object and skips every other
-/// field without building it: `Ok(None)` for a value that is not an
-/// object. (Parsing whole objects into maps cost more than fingerprinting.)
-struct Fields<'a> {
-    text: &'a str,
-    id: Option<&'a str>,
-}
-
-/// The text and id values found, each the last of its name.
-type Found = Option<(Option<Value>, Option<Value>)>;
-
-impl<'de> serde::de::DeserializeSeed<'de> for Fields<'_> {
-    type Value = Found;
-
-    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Found, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> serde::de::Visitor<'de> for Fields<'_> {
-    type Value = Found;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("a JSON object")
-    }
-
-    fn visit_map<M: serde::de::MapAccess<'de>>(self, mut map: M) -> Result<Found, M::Error> {
-        let (mut text, mut id) = (None, None);
-        while let Some(key) = map.next_key::<Key<'de>>()? {
-            if *key.0 == *self.text {
-                let value = map.next_value::<Value>()?;
-                // `--id-field` may name the text field itself.
-                if Some(&*key.0) == self.id {
-                    id = Some(value.clone());
-                }
-                text = Some(value);
-            } else if Some(&*key.0) == self.id {
-                id = Some(map.next_value::<Value>()?);
-            } else {
-                map.next_value::<serde::de::IgnoredAny>()?;
-            }
-        }
-        Ok(Some((text, id)))
-    }
-
-    fn visit_seq<S: serde::de::SeqAccess<'de>>(self, mut seq: S) -> Result<Found, S::Error> {
-        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
-        Ok(None)
-    }
-
-    fn visit_bool<E>(self, _: bool) -> Result<Found, E> {
-        Ok(None)
-    }
-
-    fn visit_i64<E>(self, _: i64) -> Result<Found, E> {
-        Ok(None)
-    }
-
-    fn visit_u64<E>(self, _: u64) -> Result<Found, E> {
-        Ok(None)
-    }
-
-    fn visit_f64<E>(self, _: f64) -> Result<Found, E> {
-        Ok(None)
-    }
-
-    fn visit_str<E>(self, _: &str) -> Result<Found, E> {
-        Ok(None)
-    }
-
-    fn visit_unit<E>(self) -> Result<Found, E> {
-        Ok(None)
-    }
-}
-
-/// An object key, borrowed from the line unless it holds escapes.
-struct Key<'de>(std::borrow::Cow<'de, str>);
-
-impl<'de> serde::Deserialize<'de> for Key<'de> {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct KeyVisitor;
-        impl<'de> serde::de::Visitor<'de> for KeyVisitor {
-            type Value = Key<'de>;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_borrowed_str<E>(self, key: &'de str) -> Result<Key<'de>, E> {
-                Ok(Key(std::borrow::Cow::Borrowed(key)))
-            }
-            fn visit_str<E>(self, key: &str) -> Result<Key<'de>, E> {
-                Ok(Key(std::borrow::Cow::Owned(key.to_string())))
-            }
-            fn visit_string<E>(self, key: String) -> Result<Key<'de>, E> {
-                Ok(Key(std::borrow::Cow::Owned(key)))
-            }
-        }
-        deserializer.deserialize_str(KeyVisitor)
-    }
 }
 
 #[cfg(test)]

@@ -314,3 +314,92 @@ fn lone_surrogates_matter_only_in_fields_read() {
     assert!(got[1].starts_with("error stdin:2: invalid JSON"), "{got:?}");
     assert_eq!(got.len(), 2);
 }
+
+fn fields(text: &str, id: Option<&str>) -> RecordOptions {
+    RecordOptions {
+        text_field: text.into(),
+        id_field: id.map(str::to_string),
+        ..options(RecordFormat::JsonLines)
+    }
+}
+
+#[test]
+fn nested_fields_by_dotted_path_or_json_pointer() {
+    let input = br#"{"meta": {"body": "one", "id": "m-1"}, "body": "top"}
+{"meta": {"id": 7, "body": "two", "tags": ["a", {"t": "x"}]}}
+"#;
+    for (text, id) in [("meta.body", "meta.id"), ("/meta/body", "/meta/id")] {
+        assert_eq!(
+            read(input, &fields(text, Some(id))),
+            ["m-1@1:one", "7@2:two"],
+            "{text} {id}"
+        );
+    }
+    // Array elements by index, both ways.
+    for text in ["meta.tags.1.t", "/meta/tags/1/t"] {
+        assert_eq!(
+            read(input, &fields(text, None)),
+            [
+                "error stdin:1: missing text field '".to_string() + text + "'",
+                "2@2:x".to_string()
+            ]
+        );
+    }
+    // Pointer escapes: `~1` is `/`, `~0` is `~`.
+    let escaped = br#"{"a/b": {"c~d": "escaped"}}"#;
+    assert_eq!(read(escaped, &fields("/a~1b/c~0d", None)), ["1@1:escaped"]);
+}
+
+/// A top-level key named exactly as written wins over the path, so every
+/// name that worked before still means the same key.
+#[test]
+fn a_top_level_key_holding_a_dot_comes_first() {
+    let input = br#"{"a.b": "literal", "a": {"b": "nested"}}
+{"a": {"b": "nested"}}
+{"/a/b": "literal pointer", "a": {"b": "nested"}}
+"#;
+    assert_eq!(
+        read(input, &fields("a.b", None)),
+        ["1@1:literal", "2@2:nested", "3@3:nested"]
+    );
+    assert_eq!(
+        read(input, &fields("/a/b", None)),
+        ["1@1:nested", "2@2:nested", "3@3:literal pointer"]
+    );
+    // A key with a dot below the top level: a pointer reaches it.
+    let deeper = br#"{"m": {"file.name": "x"}}"#;
+    assert_eq!(read(deeper, &fields("/m/file.name", None)), ["1@1:x"]);
+    assert_eq!(
+        read(deeper, &fields("m.file.name", None)),
+        ["error stdin:1: missing text field 'm.file.name'"]
+    );
+}
+
+#[test]
+fn a_missing_or_mistyped_nested_field_is_malformed_at_its_line() {
+    let input = br#"{"meta": {"body": "ok", "id": 1}}
+{"meta": {"id": 2}}
+{"meta": "not an object"}
+{"meta": {"body": ["x"], "id": 4}}
+{"meta": {"body": "no id"}}
+"#;
+    assert_eq!(
+        read(input, &fields("meta.body", Some("/meta/id"))),
+        [
+            "1@1:ok",
+            "error stdin:2: missing text field 'meta.body'",
+            "error stdin:3: missing text field 'meta.body'",
+            "error stdin:4: field 'meta.body' is not a string",
+            "error stdin:5: missing id field '/meta/id'",
+        ]
+    );
+}
+
+#[test]
+fn a_bad_pointer_escape_is_a_usage_error() {
+    let error = fields("/a~2", None).validate().unwrap_err();
+    assert!(matches!(error, Error::Usage(_)));
+    assert!(error.to_string().contains("/a~2"), "{error}");
+    assert!(fields("/a~1b", Some("x.y")).validate().is_ok());
+    assert!(fields("text", Some("/i~")).validate().is_err());
+}

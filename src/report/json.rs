@@ -4,7 +4,14 @@
 //! `groups` (only `groups` when listing groups). JSON Lines is one pair
 //! (or group) object per line and nothing else, so it streams into `jq`
 //! or any line-oriented tool.
+//!
+//! With texts shown (`--show-text`), a pair also has `a_text` and `b_text`
+//! and a group `texts` (beside `members`): each a string, or `null` when
+//! the text could not be read again. Bytes that are not UTF-8 become
+//! U+FFFD (JSON strings are Unicode). `texts_truncated: true` says a text
+//! is only the start of its document (a file past the size cap).
 
+use std::cell::Cell;
 use std::io::{self, Write};
 
 use serde::ser::{SerializeSeq, SerializeStruct};
@@ -34,7 +41,9 @@ struct NamedPair<'a> {
 impl Serialize for NamedPair<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let pair = self.pair;
-        let fields = 4 + usize::from(pair.jaccard.is_some()) + usize::from(pair.short_texts);
+        let texts = if self.report.texts.is_none() { 0 } else { 3 };
+        let fields =
+            4 + usize::from(pair.jaccard.is_some()) + usize::from(pair.short_texts) + texts;
         let mut object = serializer.serialize_struct("Pair", fields)?;
         object.serialize_field("a", &self.report.name(pair.a))?;
         object.serialize_field("b", &self.report.name(pair.b))?;
@@ -46,6 +55,15 @@ impl Serialize for NamedPair<'_> {
         if pair.short_texts {
             let features = self.report.params.radius.short_texts.as_ref();
             object.serialize_field("features", &features.map(|texts| texts.features.as_str()))?;
+        }
+        if !self.report.texts.is_none() {
+            let (a, a_cut) = shown_text(self.report, pair.a);
+            let (b, b_cut) = shown_text(self.report, pair.b);
+            object.serialize_field("a_text", &a)?;
+            object.serialize_field("b_text", &b)?;
+            if a_cut || b_cut {
+                object.serialize_field("texts_truncated", &true)?;
+            }
         }
         object.end()
     }
@@ -59,9 +77,16 @@ struct NamedGroup<'a> {
 
 impl Serialize for NamedGroup<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut object = serializer.serialize_struct("Group", 2)?;
+        let mut object = serializer.serialize_struct("Group", 4)?;
         object.serialize_field("id", &self.group.id)?;
         object.serialize_field("members", &Members(self))?;
+        if !self.report.texts.is_none() {
+            let truncated = Cell::new(false);
+            object.serialize_field("texts", &GroupTexts(self, &truncated))?;
+            if truncated.get() {
+                object.serialize_field("texts_truncated", &true)?;
+            }
+        }
         object.end()
     }
 }
@@ -74,6 +99,35 @@ impl Serialize for Members<'_, '_> {
         let mut seq = serializer.serialize_seq(Some(group.group.members.len()))?;
         for &member in &group.group.members {
             seq.serialize_element(&group.report.name(member))?;
+        }
+        seq.end()
+    }
+}
+
+/// A document's text as shown, lossily UTF-8 (`None` when it cannot be
+/// read), and whether it is cut.
+fn shown_text(report: &Report, id: u32) -> (Option<String>, bool) {
+    match report.text(id) {
+        Some(Ok(text)) => (
+            Some(String::from_utf8_lossy(&text.bytes).into_owned()),
+            text.cut,
+        ),
+        _ => (None, false),
+    }
+}
+
+/// The texts of a group's members, in member order, one read at a time
+/// (a group may be large); notes whether any was cut.
+struct GroupTexts<'a, 'b>(&'b NamedGroup<'a>, &'b Cell<bool>);
+
+impl Serialize for GroupTexts<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let group = self.0;
+        let mut seq = serializer.serialize_seq(Some(group.group.members.len()))?;
+        for &member in &group.group.members {
+            let (text, cut) = shown_text(group.report, member);
+            self.1.set(self.1.get() || cut);
+            seq.serialize_element(&text)?;
         }
         seq.end()
     }
@@ -164,6 +218,51 @@ mod tests {
         let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
         assert_eq!(value["id"], 1);
         assert_eq!(value["members"].as_array().unwrap().len(), 3);
+    }
+
+    #[test]
+    fn texts_are_shown_lossily_with_null_for_one_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut report = sample();
+        report.names = crate::report::Names::default();
+        std::fs::write(dir.path().join("a.txt"), b"caf\xe9 te").unwrap();
+        std::fs::write(dir.path().join("b.txt"), "0123456789").unwrap();
+        for name in ["a.txt", "b.txt", "gone.txt"] {
+            let path = dir.path().join(name);
+            report
+                .names
+                .push(path.to_str().unwrap().as_bytes())
+                .unwrap();
+        }
+        report.texts = crate::report::texts::Texts::Files { max_bytes: 8 };
+        let mut out = Vec::new();
+        write_lines(&report, Listing::Pairs, &mut out).unwrap();
+        let lines: Vec<serde_json::Value> = out
+            .split(|&b| b == b'\n')
+            .filter(|line| !line.is_empty())
+            .map(|line| serde_json::from_slice(line).unwrap())
+            .collect();
+        assert_eq!(lines[0]["a_text"], "caf\u{fffd} te");
+        assert_eq!(lines[0]["b_text"], "01234567");
+        assert_eq!(lines[0]["texts_truncated"], true);
+        assert_eq!(lines[1]["b_text"], serde_json::Value::Null);
+
+        let mut out = Vec::new();
+        write_lines(&report, Listing::Groups, &mut out).unwrap();
+        let group: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(
+            group["texts"],
+            serde_json::json!(["caf\u{fffd} te", "01234567", null])
+        );
+        assert_eq!(group["texts_truncated"], true);
+    }
+
+    #[test]
+    fn no_texts_unless_asked() {
+        let mut out = Vec::new();
+        write_document(&sample(), Listing::Pairs, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(!text.contains("text"), "{text}");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 pub mod baseline;
 mod csv;
+mod fdupes;
 pub mod fingerprints;
 mod github;
 mod json;
@@ -12,8 +13,10 @@ mod markdown;
 pub mod names;
 mod paint;
 pub mod sarif;
+pub mod snippet;
 mod summary;
 mod table;
+pub mod texts;
 
 pub use names::Names;
 pub use paint::Paint;
@@ -25,6 +28,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use baseline::{BaselineSummary, DocKey};
+use texts::{Text, Texts};
 
 use crate::diag::Tally;
 
@@ -48,6 +52,8 @@ pub enum Format {
     Github,
     /// A Markdown heading and table, for a step summary.
     Markdown,
+    /// Groups as blocks of names separated by blank lines (fdupes, jdupes).
+    Fdupes,
 }
 
 /// Whether the report lists pairs or groups.
@@ -250,12 +256,42 @@ pub struct Report {
     /// How the pairs compared with a baseline (`--baseline`): only the
     /// new pairs are then in `pairs`.
     pub baseline: Option<BaselineSummary>,
+    /// The texts of the listed documents, when they are shown (snippets
+    /// of records in the table, `--show-text`).
+    pub texts: Texts,
 }
 
 impl Report {
     /// The name of document `id`: a path as given, or a record id.
     pub fn name(&self, id: u32) -> String {
         self.names.text(id as usize)
+    }
+
+    /// Reads back the spooled texts of the documents the report will list:
+    /// those of its pairs, its groups, or both (`pairs`, `groups`). On an
+    /// error, no text is shown.
+    pub fn keep_listed_texts(&mut self, pairs: bool, groups: bool) -> io::Result<()> {
+        let mut wanted = Vec::new();
+        if pairs {
+            wanted.extend(self.pairs.iter().flat_map(|pair| [pair.a, pair.b]));
+        }
+        if groups {
+            wanted.extend(self.groups.iter().flat_map(|group| &group.members));
+        }
+        self.texts = std::mem::take(&mut self.texts).keep(wanted)?;
+        Ok(())
+    }
+
+    /// The text of document `id`, when texts are shown and it is at hand.
+    pub fn text(&self, id: u32) -> Option<io::Result<Text>> {
+        // Only files are found by their name.
+        if !matches!(self.texts, Texts::Files { .. }) {
+            return self.texts.get(id, b"");
+        }
+        match self.names.get(id as usize) {
+            Ok(name) => self.texts.get(id, &name),
+            Err(error) => Some(Err(error)),
+        }
     }
 }
 
@@ -278,14 +314,28 @@ pub fn write<W: Write>(
     out: &mut W,
 ) -> io::Result<()> {
     match format {
-        Format::Table => table::write(report, listing, paint, out),
+        Format::Table => table::write(report, listing, paint, None, out),
         Format::Json => json::write_document(report, listing, out),
         Format::Jsonl => json::write_lines(report, listing, out),
         Format::Csv => csv::write(report, listing, out),
         Format::Sarif => sarif::write(report, out),
         Format::Github => github::write(report, out),
         Format::Markdown => markdown::write(report, listing, out),
+        Format::Fdupes => fdupes::write(report, out),
     }
+}
+
+/// Writes the table to a terminal `columns` wide: record snippets are
+/// fitted to it (elsewhere they have a fixed width, so the output is the
+/// same wherever it runs).
+pub fn write_table<W: Write>(
+    report: &Report,
+    listing: Listing,
+    paint: Paint,
+    columns: Option<usize>,
+    out: &mut W,
+) -> io::Result<()> {
+    table::write(report, listing, paint, columns, out)
 }
 
 #[cfg(test)]
@@ -339,7 +389,32 @@ pub(crate) mod tests {
             }],
             keys: BTreeMap::new(),
             baseline: None,
+            texts: Texts::None,
         }
+    }
+
+    #[test]
+    fn only_the_texts_of_what_is_listed_are_read_back() {
+        let listed = |pairs: bool, groups: bool| {
+            let mut report = sample();
+            report.pairs.truncate(1);
+            let mut spool = texts::TextSpool::new(100).unwrap();
+            for text in ["zero", "one", "two"] {
+                spool.push(text.as_bytes()).unwrap();
+            }
+            report.texts = Texts::Spooled(Box::new(spool));
+            assert!(report.text(0).is_none(), "not shown before");
+            report.keep_listed_texts(pairs, groups).unwrap();
+            (0..3)
+                .map(|id| report.text(id).map(|text| text.unwrap().bytes))
+                .collect::<Vec<_>>()
+        };
+        let kept = |text: &str| Some(text.as_bytes().to_vec());
+        assert_eq!(listed(true, false), [kept("zero"), kept("one"), None]);
+        assert_eq!(
+            listed(false, true),
+            [kept("zero"), kept("one"), kept("two")]
+        );
     }
 
     #[test]

@@ -6,24 +6,61 @@
 //! cursor or hide text. No pairs: no output at all, so
 //! `simdup scan ... | wc -l` counts pairs. Colour, when asked, marks the
 //! headers and the figures; padding is done before it, so columns align.
+//!
+//! For records, whose ids say nothing of their text, each id is followed
+//! by a short escaped snippet of the record (`super::snippet`): fitted to
+//! the terminal's width when written to one, else of a fixed width.
 
 use std::io::{self, Write};
 
+use super::snippet::{self, snippet};
+use super::texts::Texts;
 use super::{Listing, Paint, Report};
 
 pub(super) fn write<W: Write>(
     report: &Report,
     listing: Listing,
     paint: Paint,
+    columns: Option<usize>,
     out: &mut W,
 ) -> io::Result<()> {
     match listing {
-        Listing::Pairs => write_pairs(report, paint, out),
-        Listing::Groups => write_groups(report, paint, out),
+        Listing::Pairs => write_pairs(report, paint, columns, out),
+        Listing::Groups => write_groups(report, paint, columns, out),
     }
 }
 
-fn write_pairs<W: Write>(report: &Report, paint: Paint, out: &mut W) -> io::Result<()> {
+/// Whether ids are followed by snippets: records whose texts were kept.
+fn shows_snippets(report: &Report) -> bool {
+    matches!(report.texts, Texts::Kept(_))
+}
+
+/// A document's snippet, `chars` characters at most.
+fn snippet_of(report: &Report, id: u32, chars: usize) -> String {
+    match report.text(id) {
+        Some(Ok(text)) => snippet(&text.bytes, text.cut, chars),
+        Some(Err(error)) => format!("<text unreadable: {error}>"),
+        None => "-".to_string(),
+    }
+}
+
+/// Characters of each snippet: on a terminal, what is left of a line
+/// after `fixed` columns, shared by `count` snippets; else the default.
+fn snippet_chars(columns: Option<usize>, fixed: usize, count: usize) -> usize {
+    match columns {
+        // The last column is left empty: some terminals wrap on it.
+        Some(columns) => (columns.saturating_sub(fixed + 1) / count)
+            .clamp(snippet::MIN_CHARS, snippet::MAX_CHARS),
+        None => snippet::DEFAULT_CHARS,
+    }
+}
+
+fn write_pairs<W: Write>(
+    report: &Report,
+    paint: Paint,
+    columns: Option<usize>,
+    out: &mut W,
+) -> io::Result<()> {
     if report.pairs.is_empty() {
         return Ok(());
     }
@@ -37,12 +74,36 @@ fn write_pairs<W: Write>(report: &Report, paint: Paint, out: &mut W) -> io::Resu
             )
         })
         .collect();
-    let a_width = names
-        .iter()
-        .map(|(a, _)| a.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(1);
+    // Records: each id is followed by its snippet, made again for each
+    // pass rather than held for every pair (a million pairs are listed).
+    let snippets = shows_snippets(report).then(|| {
+        let widest = |side: fn(&(String, String)) -> &String| {
+            names
+                .iter()
+                .map(|pair| side(pair).chars().count())
+                .max()
+                .unwrap_or(0)
+        };
+        // The figures, the two ids, the gaps and the snippets' quotes.
+        let figures = if report.params.verified() { 19 } else { 22 };
+        let fixed = figures + widest(|pair| &pair.0) + widest(|pair| &pair.1) + 10;
+        snippet_chars(columns, fixed, 2)
+    });
+    let cell = |name: &str, id: u32| match snippets {
+        Some(chars) => format!("{name}  {}", snippet_of(report, id, chars)),
+        None => name.to_string(),
+    };
+    // Pairs often share their `a` with the pair before (a document and
+    // each of its copies): its cell is made once for them.
+    let mut a_width = 1;
+    let mut last_a = None;
+    for ((a, _), pair) in names.iter().zip(&report.pairs) {
+        if last_a != Some(pair.a) {
+            a_width = a_width.max(cell(a, pair.a).chars().count());
+            last_a = Some(pair.a);
+        }
+    }
+    let mut last_a: Option<(u32, String)> = None;
     let verified = report.params.verified();
     let header = if verified {
         format!("jaccard  distance  {:<a_width$}  b", "a")
@@ -67,6 +128,11 @@ fn write_pairs<W: Write>(report: &Report, paint: Paint, out: &mut W) -> io::Resu
                 paint.quiet(similarity)
             )?;
         }
+        if last_a.as_ref().is_none_or(|(id, _)| *id != pair.a) {
+            last_a = Some((pair.a, cell(a, pair.a)));
+        }
+        let a = last_a.as_ref().map_or("", |(_, a)| a.as_str());
+        let b = cell(b, pair.b);
         // Pad by characters, not bytes, so non-ASCII names stay aligned.
         let padding = a_width - a.chars().count();
         writeln!(out, "  {a}{:padding$}  {b}", "")?;
@@ -74,15 +140,37 @@ fn write_pairs<W: Write>(report: &Report, paint: Paint, out: &mut W) -> io::Resu
     Ok(())
 }
 
-fn write_groups<W: Write>(report: &Report, paint: Paint, out: &mut W) -> io::Result<()> {
+fn write_groups<W: Write>(
+    report: &Report,
+    paint: Paint,
+    columns: Option<usize>,
+    out: &mut W,
+) -> io::Result<()> {
+    let snippets = shows_snippets(report);
     for (index, group) in report.groups.iter().enumerate() {
         if index > 0 {
             writeln!(out)?;
         }
         let title = format!("group {}: {} documents", group.id, group.members.len());
         writeln!(out, "{}", paint.header(title))?;
-        for &member in &group.members {
-            writeln!(out, "  {}", sanitize(&report.name(member)))?;
+        if !snippets {
+            for &member in &group.members {
+                writeln!(out, "  {}", sanitize(&report.name(member)))?;
+            }
+            continue;
+        }
+        // Ids padded to the group's widest, so the snippets line up.
+        let ids: Vec<String> = group
+            .members
+            .iter()
+            .map(|&member| sanitize(&report.name(member)))
+            .collect();
+        let width = ids.iter().map(|id| id.chars().count()).max().unwrap_or(0);
+        let chars = snippet_chars(columns, width + 6, 1);
+        for (&member, id) in group.members.iter().zip(&ids) {
+            let padding = width - id.chars().count();
+            let text = snippet_of(report, member, chars);
+            writeln!(out, "  {id}{:padding$}  {text}", "")?;
         }
     }
     Ok(())
@@ -115,7 +203,7 @@ mod tests {
 
     fn render(listing: Listing) -> String {
         let mut out = Vec::new();
-        write(&sample(), listing, Paint::none(), &mut out).unwrap();
+        write(&sample(), listing, Paint::none(), None, &mut out).unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -142,14 +230,14 @@ mod tests {
         let mut report = sample();
         report.pairs.clear();
         let mut out = Vec::new();
-        write(&report, Listing::Pairs, Paint::none(), &mut out).unwrap();
+        write(&report, Listing::Pairs, Paint::none(), None, &mut out).unwrap();
         assert!(out.is_empty());
     }
 
     #[test]
     fn colour_keeps_the_columns_aligned() {
         let mut out = Vec::new();
-        write(&sample(), Listing::Pairs, Paint::new(true), &mut out).unwrap();
+        write(&sample(), Listing::Pairs, Paint::new(true), None, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(text.contains('\u{1b}'));
         // Without its escapes, the text is the plain table.
@@ -167,6 +255,67 @@ mod tests {
             }
         }
         assert_eq!(plain, render(Listing::Pairs));
+    }
+
+    /// The sample as records numbered 1 to 3, with their texts kept.
+    fn records(texts: [&[u8]; 3], max_bytes: usize) -> Report {
+        let mut report = sample();
+        report.names = crate::report::Names::default();
+        for number in 1..=3 {
+            report.names.push_number(number);
+        }
+        let mut spool = crate::report::texts::TextSpool::new(max_bytes).unwrap();
+        for text in texts {
+            spool.push(text).unwrap();
+        }
+        report.texts = Texts::kept(spool, [0, 1, 2]).unwrap();
+        report
+    }
+
+    fn render_with(report: &Report, listing: Listing, columns: Option<usize>) -> String {
+        let mut out = Vec::new();
+        write(report, listing, Paint::none(), columns, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn records_show_an_escaped_snippet_beside_their_id() {
+        let long = "a line long enough to be cut before its end, at sixty characters, when not on a terminal";
+        let report = records([b"12 Main St\r", b"12 Main St.", long.as_bytes()], 1000);
+        assert_eq!(
+            render_with(&report, Listing::Pairs, None),
+            "distance  similarity  a                  b\n\
+             \x20      0      1.0000  1  \"12 Main St\\r\"  2  \"12 Main St.\"\n\
+             \x20     12      0.8125  1  \"12 Main St\\r\"  3  \"a line long enough to be cut before its end, at sixty chara…\"\n"
+        );
+        assert_eq!(
+            render_with(&report, Listing::Groups, None),
+            "group 1: 3 documents\n  1  \"12 Main St\\r\"\n  2  \"12 Main St.\"\n  \
+             3  \"a line long enough to be cut before its end, at sixty chara…\"\n"
+        );
+    }
+
+    #[test]
+    fn snippets_fit_the_terminal() {
+        let long = "word ".repeat(100);
+        let report = records([long.as_bytes(); 3], 1000);
+        for columns in [60, 100, 150] {
+            for listing in [Listing::Pairs, Listing::Groups] {
+                let table = render_with(&report, listing, Some(columns));
+                let widest = table.lines().map(|line| line.chars().count()).max();
+                assert!(widest < Some(columns), "{columns}: {table}");
+                assert!(widest > Some(columns - 4), "{columns}: {table}");
+            }
+        }
+        // Never narrower than a few words.
+        let table = render_with(&report, Listing::Pairs, Some(10));
+        assert!(table.contains(&format!("\"{}…\"", &long[..snippet::MIN_CHARS - 1])));
+    }
+
+    #[test]
+    fn a_record_kept_cut_ends_with_an_ellipsis() {
+        let report = records([b"short", b"0123456789", b"x"], 4);
+        assert!(render_with(&report, Listing::Groups, None).contains("  2  \"0123…\"\n"));
     }
 
     #[test]

@@ -395,7 +395,7 @@ fn sarif_has_one_result_per_pair_and_stable_fingerprints() {
 
 /// Compares output with a golden file in tests/cli/golden/; with
 /// `SIMDUP_BLESS=1`, rewrites the file instead.
-fn golden(name: &str, output: &[u8]) {
+pub fn golden(name: &str, output: &[u8]) {
     let path = crate::util::repo().join("tests/cli/golden").join(name);
     if std::env::var_os("SIMDUP_BLESS").is_some() {
         std::fs::write(&path, output).unwrap();

@@ -356,6 +356,7 @@ proptest! {
                 short_texts: true,
                 progress: false,
                 cache: None,
+                record_texts: None,
             },
             &mut Diagnostics::new(false),
         )

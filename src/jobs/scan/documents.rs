@@ -21,6 +21,7 @@ use crate::diag::Diagnostics;
 use crate::fingerprint::Fingerprint;
 use crate::input::{Outcome, SkipReason};
 use crate::report::Names;
+use crate::report::texts::TextSpool;
 use crate::search::DocId;
 
 /// A document's name as its input gives it.
@@ -128,6 +129,8 @@ pub struct Documents {
     text_starts: Vec<u64>,
     /// Copies of piped documents.
     piped: HashMap<DocId, Arc<File>>,
+    /// Every record's text (or its start), for the report.
+    report_texts: Option<TextSpool>,
     min_features: u64,
     /// The first new document: those before it come from a stored corpus
     /// (`scan --against`), and pairs of two of them are not reported.
@@ -159,6 +162,7 @@ impl Documents {
             spool: None,
             text_starts: Vec::new(),
             piped: HashMap::new(),
+            report_texts: None,
             min_features,
             fresh_from: 0,
         }
@@ -172,6 +176,23 @@ impl Documents {
             self.spool = Some(Spool::new()?);
         }
         Ok(())
+    }
+
+    /// Keeps the start of every record's text, up to `max_bytes`, in an
+    /// anonymous temporary file, so the report can show the texts of the
+    /// documents it lists.
+    pub fn keep_report_texts(&mut self, max_bytes: usize, diag: &mut Diagnostics) {
+        match TextSpool::new(max_bytes) {
+            Ok(spool) => self.report_texts = Some(spool),
+            Err(error) => diag.error(format_args!(
+                "cannot create a temporary file to keep the records' texts: {error}"
+            )),
+        }
+    }
+
+    /// The records' texts kept for the report, once collection is done.
+    pub fn take_report_texts(&mut self) -> Option<TextSpool> {
+        self.report_texts.take()
     }
 
     /// How many documents have an id.
@@ -243,6 +264,15 @@ impl Documents {
         if let Err(error) = kept {
             diag.error(format_args!("cannot keep the names of documents: {error}"));
             return;
+        }
+        // One entry per document with an id, in order, as the names.
+        if let (Some(spool), Origin::Record(text)) = (self.report_texts.as_mut(), &origin)
+            && let Err(error) = spool.push(text)
+        {
+            diag.error(format_args!(
+                "cannot keep the records' texts for the report: {error}"
+            ));
+            self.report_texts = None;
         }
         let exact_only = fingerprint.features < self.min_features;
         if exact_only {

@@ -32,6 +32,7 @@ use crate::diag::Diagnostics;
 use crate::fingerprint::{FeatureOptions, Fingerprinter};
 use crate::input::{PathSeparator, Provenance, RecordOptions, WalkOptions, read_path_list};
 use crate::progress::Progress;
+use crate::report::texts::Texts;
 use crate::report::{self, Params, RadiusParams, Report, ReportGroup, ReportPair, Seconds, Stats};
 use crate::search::{self, DocId, Method, SearchOptions, SearchOutcome};
 use crate::verify::{self, Verdict};
@@ -125,6 +126,10 @@ pub struct ScanOptions {
     /// Take the fingerprints of unchanged files from this SQLite file
     /// (`simdup index`'s format) and store the new ones in it.
     pub cache: Option<PathBuf>,
+    /// Records: keep the start of each text, up to this many bytes, so
+    /// the report can show the texts of the documents it lists
+    /// (snippets, `--show-text`); `None` keeps none.
+    pub record_texts: Option<usize>,
 }
 
 /// What the search and verification stages found, before naming.
@@ -158,6 +163,9 @@ pub fn scan(
     };
     let cache = open_cache(inputs, options, diag);
     let cached = cache.as_ref().map(|(_, cache)| cache);
+    if let (Inputs::Records(_), Some(max_bytes)) = (inputs, options.record_texts) {
+        documents.keep_report_texts(max_bytes, diag);
+    }
     let provenance = collect(inputs, options, &measures, &mut documents, diag, cached)?;
     documents.finish();
     let collected = Instant::now();
@@ -178,6 +186,10 @@ pub fn scan(
     let verified_at = Instant::now();
     let pairs = found.listing.pairs;
     let groups = report_groups(found.listing.groups);
+    // Read back once the listing is chosen (`Report::keep_listed_texts`).
+    let texts = documents
+        .take_report_texts()
+        .map_or(Texts::None, |spool| Texts::Spooled(Box::new(spool)));
     let named = Instant::now();
     let params = params(
         options,
@@ -215,6 +227,7 @@ pub fn scan(
         groups,
         keys: Default::default(),
         baseline: None,
+        texts,
     })
 }
 

@@ -54,6 +54,7 @@ fn scan_dir_with(
         short_texts,
         progress: false,
         cache: None,
+        record_texts: None,
     };
     let mut diag = Diagnostics::new(false);
     let report = scan(&Inputs::Paths(vec![dir.to_path_buf()]), &options, &mut diag).unwrap();

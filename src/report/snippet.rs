@@ -1,0 +1,190 @@
+//! Short, escaped snippets of record texts for the table.
+//!
+//! A snippet is the start of a text between double quotes, escaped so it
+//! stays on one line and shows what is there: `\n`, `\r`, `\t`, `\\` and
+//! `\"`; other control characters, bidi controls, zero-width and other
+//! invisible format characters as `\u{..}`; bytes that are not UTF-8 as
+//! `\xNN`. It is cut at a number of characters (never inside an escape)
+//! and then ends with `…`, as it does when the text kept was already cut.
+
+/// Characters of a snippet when the table is not written to a terminal:
+/// fixed, so the output is the same wherever it runs.
+pub const DEFAULT_CHARS: usize = 60;
+
+/// The fewest and most characters a snippet fitted to a terminal gets.
+pub const MIN_CHARS: usize = 12;
+/// See [`MIN_CHARS`].
+pub const MAX_CHARS: usize = 200;
+
+/// Bytes of each record kept for its snippet: enough for [`MAX_CHARS`]
+/// characters of four bytes each.
+pub const KEPT_BYTES: usize = MAX_CHARS * 4;
+
+/// The snippet of `text`, at most `chars` characters between the quotes
+/// (the ellipsis included); `cut` says the text is only the start of the
+/// record.
+pub fn snippet(text: &[u8], cut: bool, chars: usize) -> String {
+    let chars = chars.max(1);
+    let mut shown = Shown {
+        out: String::new(),
+        used: 0,
+        chars,
+        before_ellipsis: 0,
+    };
+    let mut chunks = text.utf8_chunks().peekable();
+    let mut whole = true;
+    'text: while let Some(chunk) = chunks.next() {
+        for c in chunk.valid().chars() {
+            let fits = match escape(c) {
+                Some(escaped) => shown.push(&escaped),
+                None => shown.push(c.encode_utf8(&mut [0; 4])),
+            };
+            if !fits {
+                whole = false;
+                break 'text;
+            }
+        }
+        // A cut text may end inside a character: that is not the record's
+        // fault, so it is not shown as bytes.
+        if cut && chunks.peek().is_none() {
+            break;
+        }
+        for byte in chunk.invalid() {
+            if !shown.push(&format!("\\x{byte:02x}")) {
+                whole = false;
+                break 'text;
+            }
+        }
+    }
+    let mut out = shown.out;
+    if !whole || cut {
+        out.truncate(shown.before_ellipsis);
+        out.push('…');
+    }
+    format!("\"{out}\"")
+}
+
+/// A snippet being built: what fits in `chars`, and how much of it fits
+/// with an ellipsis after it.
+struct Shown {
+    out: String,
+    used: usize,
+    chars: usize,
+    /// The length of `out` while it leaves a column for the ellipsis.
+    before_ellipsis: usize,
+}
+
+impl Shown {
+    /// Appends a piece if it fits whole; an escape is never cut.
+    fn push(&mut self, piece: &str) -> bool {
+        let width = if piece.len() == 1 {
+            1
+        } else {
+            piece.chars().count()
+        };
+        if self.used + width > self.chars {
+            return false;
+        }
+        self.out.push_str(piece);
+        self.used += width;
+        if self.used < self.chars {
+            self.before_ellipsis = self.out.len();
+        }
+        true
+    }
+}
+
+/// A character's escape, if the snippet does not show it as it is.
+fn escape(c: char) -> Option<String> {
+    let escaped = match c {
+        '\n' => "\\n".to_string(),
+        '\r' => "\\r".to_string(),
+        '\t' => "\\t".to_string(),
+        '\\' => "\\\\".to_string(),
+        '"' => "\\\"".to_string(),
+        c if invisible(c) => c.escape_unicode().to_string(),
+        _ => return None,
+    };
+    Some(escaped)
+}
+
+/// Control characters, and format characters that move or hide text:
+/// bidi controls, zero-width characters, line and paragraph separators,
+/// the soft hyphen and the byte-order mark.
+fn invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{00AD}'
+                | '\u{061C}'
+                | '\u{180E}'
+                | '\u{200B}'..='\u{200F}'
+                | '\u{2028}'..='\u{202E}'
+                | '\u{2060}'..='\u{2069}'
+                | '\u{FEFF}'
+                | '\u{FFF9}'..='\u{FFFB}'
+        )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_texts_are_quoted_whole() {
+        assert_eq!(snippet(b"12 Main St", false, 40), "\"12 Main St\"");
+        assert_eq!(snippet(b"", false, 40), "\"\"");
+    }
+
+    #[test]
+    fn control_and_invisible_characters_are_escaped() {
+        assert_eq!(
+            snippet(b"a\nb\r\tc\\d\"e\x1b[31m", false, 40),
+            "\"a\\nb\\r\\tc\\\\d\\\"e\\u{1b}[31m\""
+        );
+        assert_eq!(
+            snippet("x\u{202E}y\u{200B}z\u{FEFF}é".as_bytes(), false, 40),
+            "\"x\\u{202e}y\\u{200b}z\\u{feff}é\""
+        );
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_shown_as_bytes() {
+        assert_eq!(
+            snippet(b"caf\xe9 ok \xff", false, 40),
+            "\"caf\\xe9 ok \\xff\""
+        );
+    }
+
+    #[test]
+    fn long_texts_end_with_an_ellipsis_within_the_width() {
+        let text = "word ".repeat(30);
+        let shown = snippet(text.as_bytes(), false, 12);
+        assert_eq!(shown, "\"word word w…\"");
+        assert_eq!(shown.chars().count(), 12 + 2);
+        // Exactly the width: whole; one more, and the last column goes to
+        // the ellipsis.
+        assert_eq!(snippet(b"abcdef", false, 6), "\"abcdef\"");
+        assert_eq!(snippet(b"abcdefg", false, 6), "\"abcde…\"");
+    }
+
+    #[test]
+    fn an_escape_is_never_cut_in_half() {
+        let shown = snippet(b"abc\x01def", false, 6);
+        assert_eq!(shown, "\"abc…\"");
+        assert!(snippet(b"\n\n\n\n", false, 5).ends_with("\\n\\n…\""));
+    }
+
+    #[test]
+    fn a_text_kept_cut_says_so_and_hides_its_broken_last_character() {
+        // "é" is two bytes; the kept start ends inside it.
+        assert_eq!(snippet(b"caf\xc3", true, 40), "\"caf…\"");
+        assert_eq!(snippet(b"whole", true, 40), "\"whole…\"");
+    }
+
+    #[test]
+    fn widths_are_counted_in_characters() {
+        let shown = snippet("ééééééééé".as_bytes(), false, 5);
+        assert_eq!(shown, "\"éééé…\"");
+    }
+}
