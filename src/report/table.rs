@@ -262,7 +262,7 @@ mod tests {
         let mut report = sample();
         report.names = crate::report::Names::default();
         for number in 1..=3 {
-            report.names.push_number(number);
+            report.names.push_number(number).unwrap();
         }
         let mut spool = crate::report::texts::TextSpool::new(max_bytes).unwrap();
         for text in texts {
