@@ -49,7 +49,7 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
             [CompletionResult]::new('--glob', '--glob', [CompletionResultType]::ParameterName, 'Only files matching GLOB; `!GLOB` excludes. Repeatable')
             [CompletionResult]::new('--max-filesize', '--max-filesize', [CompletionResultType]::ParameterName, 'Skip files larger than SIZE (e.g. 512K, 10M, 2G)')
             [CompletionResult]::new('--files-from', '--files-from', [CompletionResultType]::ParameterName, 'Read the paths to scan from FILE (`-`: stdin), one per line')
-            [CompletionResult]::new('--records', '--records', [CompletionResultType]::ParameterName, 'Each record of stdin is a document: a line, a NUL-terminated record, or a JSON object')
+            [CompletionResult]::new('--records', '--records', [CompletionResultType]::ParameterName, 'How the input is cut into records, each a document: lines (default), NUL-terminated records, or JSON objects one per line')
             [CompletionResult]::new('--text-field', '--text-field', [CompletionResultType]::ParameterName, 'With --records jsonl: the field holding the text: a top-level key, else a dotted path (meta.body) or a JSON Pointer (/meta/body)')
             [CompletionResult]::new('--id-field', '--id-field', [CompletionResultType]::ParameterName, 'With --records jsonl: the field holding the id, named as --text-field is (default: the line number)')
             [CompletionResult]::new('--fingerprints', '--fingerprints', [CompletionResultType]::ParameterName, 'Search fingerprints saved by `simdup fingerprint` instead of reading documents (`-`: stdin)')
@@ -167,7 +167,7 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
             [CompletionResult]::new('--glob', '--glob', [CompletionResultType]::ParameterName, 'Only files matching GLOB; `!GLOB` excludes. Repeatable')
             [CompletionResult]::new('--max-filesize', '--max-filesize', [CompletionResultType]::ParameterName, 'Skip files larger than SIZE (e.g. 512K, 10M, 2G)')
             [CompletionResult]::new('--files-from', '--files-from', [CompletionResultType]::ParameterName, 'Deduplicate the files listed in FILE (`-`: stdin), one per line, and print the paths to keep')
-            [CompletionResult]::new('--records', '--records', [CompletionResultType]::ParameterName, 'How the input is cut into records: lines (default), NUL-terminated records, or JSON objects one per line')
+            [CompletionResult]::new('--records', '--records', [CompletionResultType]::ParameterName, 'How the input is cut into records, each a document: lines (default), NUL-terminated records, or JSON objects one per line')
             [CompletionResult]::new('--text-field', '--text-field', [CompletionResultType]::ParameterName, 'With --records jsonl: the field holding the text: a top-level key, else a dotted path (meta.body) or a JSON Pointer (/meta/body)')
             [CompletionResult]::new('--id-field', '--id-field', [CompletionResultType]::ParameterName, 'With --records jsonl: the field holding the id, named as --text-field is (default: the line number)')
             [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Near-duplicates are pairs whose exact Jaccard is at least T (0-1)')
@@ -238,9 +238,9 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
             break
         }
         'simdup;index;add' {
-            [CompletionResult]::new('--records', '--records', [CompletionResultType]::ParameterName, 'With `-`: each record of stdin is a document: a line, a NUL-terminated record, or a JSON object')
-            [CompletionResult]::new('--text-field', '--text-field', [CompletionResultType]::ParameterName, 'With --records jsonl: the field holding the text')
-            [CompletionResult]::new('--id-field', '--id-field', [CompletionResultType]::ParameterName, 'With --records jsonl: the field holding the id (default: `line N`, the line number)')
+            [CompletionResult]::new('--records', '--records', [CompletionResultType]::ParameterName, 'How the input is cut into records, each a document: lines (default), NUL-terminated records, or JSON objects one per line')
+            [CompletionResult]::new('--text-field', '--text-field', [CompletionResultType]::ParameterName, 'With --records jsonl: the field holding the text: a top-level key, else a dotted path (meta.body) or a JSON Pointer (/meta/body)')
+            [CompletionResult]::new('--id-field', '--id-field', [CompletionResultType]::ParameterName, 'With --records jsonl: the field holding the id, named as --text-field is (default: the line number)')
             [CompletionResult]::new('--db', '--db', [CompletionResultType]::ParameterName, 'The index: an SQLite file')
             [CompletionResult]::new('--shingle', '--shingle', [CompletionResultType]::ParameterName, 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]')
             [CompletionResult]::new('--hash', '--hash', [CompletionResultType]::ParameterName, 'The hash of each feature')

@@ -50,7 +50,7 @@ complete -c simdup -n "__fish_simdup_using_subcommand scan" -l frequency-ceiling
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -s g -l glob -d 'Only files matching GLOB; `!GLOB` excludes. Repeatable' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l max-filesize -d 'Skip files larger than SIZE (e.g. 512K, 10M, 2G)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l files-from -d 'Read the paths to scan from FILE (`-`: stdin), one per line' -r -F
-complete -c simdup -n "__fish_simdup_using_subcommand scan" -l records -d 'Each record of stdin is a document: a line, a NUL-terminated record, or a JSON object' -r -f -a "lines\t'One document per line'
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l records -d 'How the input is cut into records, each a document: lines (default), NUL-terminated records, or JSON objects one per line' -r -f -a "lines\t'One document per line'
 nul\t'One document per NUL-terminated record'
 jsonl\t'One JSON object per line'"
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l text-field -d 'With --records jsonl: the field holding the text: a top-level key, else a dotted path (meta.body) or a JSON Pointer (/meta/body)' -r
@@ -166,7 +166,7 @@ complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l frequency-ceilin
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s g -l glob -d 'Only files matching GLOB; `!GLOB` excludes. Repeatable' -r
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l max-filesize -d 'Skip files larger than SIZE (e.g. 512K, 10M, 2G)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l files-from -d 'Deduplicate the files listed in FILE (`-`: stdin), one per line, and print the paths to keep' -r -F
-complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l records -d 'How the input is cut into records: lines (default), NUL-terminated records, or JSON objects one per line' -r -f -a "lines\t'One document per line'
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l records -d 'How the input is cut into records, each a document: lines (default), NUL-terminated records, or JSON objects one per line' -r -f -a "lines\t'One document per line'
 nul\t'One document per NUL-terminated record'
 jsonl\t'One JSON object per line'"
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l text-field -d 'With --records jsonl: the field holding the text: a top-level key, else a dotted path (meta.body) or a JSON Pointer (/meta/body)' -r
@@ -230,11 +230,11 @@ complete -c simdup -n "__fish_simdup_using_subcommand index; and not __fish_seen
 complete -c simdup -n "__fish_simdup_using_subcommand index; and not __fish_seen_subcommand_from add prune stats ls help" -f -a "stats" -d 'Say how many documents the index holds, and with which feature options'
 complete -c simdup -n "__fish_simdup_using_subcommand index; and not __fish_seen_subcommand_from add prune stats ls help" -f -a "ls" -d 'List the stored documents: fingerprint, features, bytes, name'
 complete -c simdup -n "__fish_simdup_using_subcommand index; and not __fish_seen_subcommand_from add prune stats ls help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l records -d 'With `-`: each record of stdin is a document: a line, a NUL-terminated record, or a JSON object' -r -f -a "lines\t'One document per line'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l records -d 'How the input is cut into records, each a document: lines (default), NUL-terminated records, or JSON objects one per line' -r -f -a "lines\t'One document per line'
 nul\t'One document per NUL-terminated record'
 jsonl\t'One JSON object per line'"
-complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l text-field -d 'With --records jsonl: the field holding the text' -r
-complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l id-field -d 'With --records jsonl: the field holding the id (default: `line N`, the line number)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l text-field -d 'With --records jsonl: the field holding the text: a top-level key, else a dotted path (meta.body) or a JSON Pointer (/meta/body)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l id-field -d 'With --records jsonl: the field holding the id, named as --text-field is (default: the line number)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l db -d 'The index: an SQLite file' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l shingle -d 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]' -r
 complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l hash -d 'The hash of each feature' -r -f -a "xxh3\t'xxh3-64, seed 0'

@@ -11,7 +11,7 @@ use simdup::fingerprint::{
     Case, FeatureHash, FeatureOptions, Punctuation, Shingle, TokenSet, UnicodeForm, Vocabulary,
     Weighting,
 };
-use simdup::input::{GlobFilter, WalkOptions};
+use simdup::input::{GlobFilter, RecordFormat, RecordOptions, WalkOptions};
 use simdup::search::Method;
 
 /// Defaults chosen by the quality report (docs/QUALITY.md, "Results").
@@ -209,6 +209,55 @@ impl WalkArgs {
             binary: self.binary,
             no_ignore: self.no_ignore,
         })
+    }
+}
+
+/// How a stream is cut into records, and which JSON fields hold their
+/// text and id (scan, dedup, index add).
+#[derive(Args, Clone, Debug)]
+#[command(next_help_heading = "Input")]
+pub struct RecordArgs {
+    /// How the input is cut into records, each a document: lines (default), NUL-terminated
+    /// records, or JSON objects one per line.
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub records: Option<super::RecordsArg>,
+
+    /// With --records jsonl: the field holding the text: a top-level key, else a dotted path
+    /// (meta.body) or a JSON Pointer (/meta/body).
+    #[arg(long, value_name = "NAME", default_value = "text")]
+    pub text_field: String,
+
+    /// With --records jsonl: the field holding the id, named as --text-field is (default: the
+    /// line number).
+    #[arg(long, value_name = "NAME")]
+    pub id_field: Option<String>,
+}
+
+impl RecordArgs {
+    /// The library's record options, records at most `max_bytes` long (the
+    /// default when `None`); a field name that cannot be a path is an
+    /// error before any record is read.
+    pub fn to_options(&self, max_bytes: Option<u64>) -> simdup::Result<RecordOptions> {
+        let defaults = RecordOptions::default();
+        let options = RecordOptions {
+            format: match self.records.unwrap_or(super::RecordsArg::Lines) {
+                super::RecordsArg::Lines => RecordFormat::Lines,
+                super::RecordsArg::Nul => RecordFormat::Nul,
+                super::RecordsArg::Jsonl => RecordFormat::JsonLines,
+            },
+            text_field: self.text_field.clone(),
+            id_field: self.id_field.clone(),
+            max_record_bytes: max_bytes.map_or(defaults.max_record_bytes, |size| {
+                usize::try_from(size).unwrap_or(usize::MAX)
+            }),
+        };
+        options.validate()?;
+        Ok(options)
+    }
+
+    /// Whether a field option was given (they apply to JSON Lines only).
+    pub fn names_fields(&self) -> bool {
+        self.id_field.is_some() || self.text_field != "text"
     }
 }
 

@@ -194,7 +194,7 @@ impl Config {
         if let Some(paths) = &values.paths
             && args.paths.is_empty()
             && args.files_from.is_none()
-            && args.records.is_none()
+            && args.record.records.is_none()
             && args.fingerprints.is_empty()
         {
             args.paths = paths.iter().map(|path| self.path(path)).collect();

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::args::{FeatureArgs, WalkArgs};
-use super::{Finished, RecordsArg};
+use super::Finished;
+use super::args::{FeatureArgs, RecordArgs, WalkArgs};
 use simdup::diag::Diagnostics;
 use simdup::input::{PathSeparator, RecordFormat, RecordOptions};
 use simdup::jobs::dedup::{DedupOptions, DedupStats, Files, Keep, Output, RecordName};
@@ -49,25 +49,8 @@ pub struct DedupArgs {
     #[arg(short = '0', long = "null", help_heading = "Input")]
     pub null: bool,
 
-    /// How the input is cut into records: lines (default), NUL-terminated records, or JSON
-    /// objects one per line.
-    #[arg(long, value_enum, value_name = "KIND", help_heading = "Input")]
-    pub records: Option<RecordsArg>,
-
-    /// With --records jsonl: the field holding the text: a top-level key, else a dotted path
-    /// (meta.body) or a JSON Pointer (/meta/body).
-    #[arg(
-        long,
-        value_name = "NAME",
-        default_value = "text",
-        help_heading = "Input"
-    )]
-    pub text_field: String,
-
-    /// With --records jsonl: the field holding the id, named as --text-field is (default: the
-    /// line number).
-    #[arg(long, value_name = "NAME", help_heading = "Input")]
-    pub id_field: Option<String>,
+    #[command(flatten)]
+    pub record: RecordArgs,
 
     /// Near-duplicates are pairs whose exact Jaccard is at least T (0-1).
     #[arg(short = 't', long, value_name = "T", alias = "min-jaccard",
@@ -237,7 +220,7 @@ fn files(args: &DedupArgs) -> anyhow::Result<Option<Files>> {
     } else {
         None
     };
-    if files.is_some() && args.records.is_some() {
+    if files.is_some() && args.record.records.is_some() {
         anyhow::bail!(
             "--records applies to one FILE or stdin; a directory, several PATHs or \
              --files-from deduplicate files"
@@ -260,29 +243,10 @@ fn files(args: &DedupArgs) -> anyhow::Result<Option<Files>> {
 
 /// How records are read; field options without JSON Lines are errors.
 fn record_options(args: &DedupArgs, files: bool) -> anyhow::Result<RecordOptions> {
-    let format = match args.records.unwrap_or(RecordsArg::Lines) {
-        RecordsArg::Lines => RecordFormat::Lines,
-        RecordsArg::Nul => RecordFormat::Nul,
-        RecordsArg::Jsonl => RecordFormat::JsonLines,
-    };
-    if (files || format != RecordFormat::JsonLines)
-        && (args.id_field.is_some() || args.text_field != "text")
-    {
+    let options = args.record.to_options(args.walk.max_filesize)?;
+    if (files || options.format != RecordFormat::JsonLines) && args.record.names_fields() {
         anyhow::bail!("--id-field and --text-field apply only to --records jsonl");
     }
-    let defaults = RecordOptions::default();
-    let options = RecordOptions {
-        format,
-        text_field: args.text_field.clone(),
-        id_field: args.id_field.clone(),
-        max_record_bytes: args
-            .walk
-            .max_filesize
-            .map_or(defaults.max_record_bytes, |size| {
-                usize::try_from(size).unwrap_or(usize::MAX)
-            }),
-    };
-    options.validate()?;
     Ok(options)
 }
 

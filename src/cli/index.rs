@@ -7,10 +7,9 @@ use clap::{Args, Subcommand};
 
 use simdup::diag::Diagnostics;
 use simdup::index::Store;
-use simdup::input::{RecordFormat, RecordOptions};
 
-use super::args::{FeatureArgs, WalkArgs};
-use super::{Finished, RecordsArg};
+use super::Finished;
+use super::args::{FeatureArgs, RecordArgs, WalkArgs};
 
 /// Arguments of `simdup index`.
 #[derive(Args, Debug)]
@@ -50,18 +49,8 @@ pub struct AddArgs {
     #[arg(value_name = "PATH", required = true)]
     pub paths: Vec<PathBuf>,
 
-    /// With `-`: each record of stdin is a document: a line, a NUL-terminated record, or a JSON
-    /// object.
-    #[arg(long, value_enum, value_name = "KIND")]
-    pub records: Option<RecordsArg>,
-
-    /// With --records jsonl: the field holding the text.
-    #[arg(long, value_name = "NAME", default_value = "text")]
-    pub text_field: String,
-
-    /// With --records jsonl: the field holding the id (default: `line N`, the line number).
-    #[arg(long, value_name = "NAME")]
-    pub id_field: Option<String>,
+    #[command(flatten)]
+    pub record: RecordArgs,
 
     #[command(flatten)]
     pub db: DbArg,
@@ -143,7 +132,7 @@ fn add(args: AddArgs) -> anyhow::Result<Finished> {
     if !stdin_records && args.paths.iter().any(|path| simdup::jobs::is_stdin(path)) {
         anyhow::bail!("'-' adds the records of stdin and cannot be combined with other PATHs");
     }
-    if !stdin_records && args.records.is_some() {
+    if !stdin_records && args.record.records.is_some() {
         anyhow::bail!("--records reads stdin: give `-` as the only PATH");
     }
     let features = args.features.to_options()?;
@@ -151,19 +140,7 @@ fn add(args: AddArgs) -> anyhow::Result<Finished> {
     let mut diag = Diagnostics::new(args.verbose);
     let mut store = Store::open(&args.db.db, true)?;
     let summary = if stdin_records {
-        let defaults = RecordOptions::default();
-        let records = RecordOptions {
-            format: match args.records.unwrap_or(RecordsArg::Lines) {
-                RecordsArg::Lines => RecordFormat::Lines,
-                RecordsArg::Nul => RecordFormat::Nul,
-                RecordsArg::Jsonl => RecordFormat::JsonLines,
-            },
-            text_field: args.text_field.clone(),
-            id_field: args.id_field.clone(),
-            max_record_bytes: walk.max_filesize.map_or(defaults.max_record_bytes, |size| {
-                usize::try_from(size).unwrap_or(usize::MAX)
-            }),
-        };
+        let records = args.record.to_options(walk.max_filesize)?;
         simdup::jobs::index::add_records(
             &mut store,
             io::stdin(),

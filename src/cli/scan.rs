@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
-use super::args::{FeatureArgs, SearchArgs, WalkArgs};
-use super::{Finished, RecordsArg};
+use super::Finished;
+use super::args::{FeatureArgs, RecordArgs, SearchArgs, WalkArgs};
 use simdup::diag::Diagnostics;
-use simdup::input::{PathSeparator, RecordFormat, RecordOptions};
+use simdup::input::PathSeparator;
 use simdup::jobs::scan::allowlist::Allowlist;
 use simdup::jobs::scan::{Inputs, Mode, ScanOptions, baseline};
 use simdup::report::baseline::Baseline;
@@ -63,24 +63,8 @@ pub struct ScanArgs {
     )]
     pub null: bool,
 
-    /// Each record of stdin is a document: a line, a NUL-terminated record, or a JSON object.
-    #[arg(long, value_enum, value_name = "KIND", help_heading = "Input")]
-    pub records: Option<RecordsArg>,
-
-    /// With --records jsonl: the field holding the text: a top-level key, else a dotted path
-    /// (meta.body) or a JSON Pointer (/meta/body).
-    #[arg(
-        long,
-        value_name = "NAME",
-        default_value = "text",
-        help_heading = "Input"
-    )]
-    pub text_field: String,
-
-    /// With --records jsonl: the field holding the id, named as --text-field is (default: the
-    /// line number).
-    #[arg(long, value_name = "NAME", help_heading = "Input")]
-    pub id_field: Option<String>,
+    #[command(flatten)]
+    pub record: RecordArgs,
 
     /// Search fingerprints saved by `simdup fingerprint` instead of reading documents (`-`: stdin).
     #[arg(long, value_name = "FILE", num_args = 1.., help_heading = "Input")]
@@ -472,7 +456,7 @@ fn new_inputs(args: &ScanArgs) -> anyhow::Result<Inputs> {
              the options given)"
         );
     }
-    let reads_files = args.records.is_none() && !stdin_records;
+    let reads_files = args.record.records.is_none() && !stdin_records;
     if args.show_text && !matches!(args.format, FormatArg::Json | FormatArg::Jsonl) {
         anyhow::bail!("--show-text applies to --format json and jsonl");
     }
@@ -484,13 +468,13 @@ fn new_inputs(args: &ScanArgs) -> anyhow::Result<Inputs> {
     }
     let modes = [
         args.files_from.is_some(),
-        args.records.is_some() || stdin_records,
+        args.record.records.is_some() || stdin_records,
         !args.fingerprints.is_empty(),
     ];
     if modes.iter().filter(|&&mode| mode).count() > 1 {
         anyhow::bail!("choose one input: PATHs, --files-from, --records (or -), or --fingerprints");
     }
-    if (args.files_from.is_some() || args.records.is_some() || !args.fingerprints.is_empty())
+    if (args.files_from.is_some() || args.record.records.is_some() || !args.fingerprints.is_empty())
         && !args.paths.is_empty()
         && !stdin_records
     {
@@ -512,24 +496,8 @@ fn new_inputs(args: &ScanArgs) -> anyhow::Result<Inputs> {
     if !args.fingerprints.is_empty() {
         return Ok(Inputs::Fingerprints(args.fingerprints.clone()));
     }
-    if args.records.is_some() || stdin_records {
-        let defaults = RecordOptions::default();
-        let options = RecordOptions {
-            format: match args.records.unwrap_or(RecordsArg::Lines) {
-                RecordsArg::Lines => RecordFormat::Lines,
-                RecordsArg::Nul => RecordFormat::Nul,
-                RecordsArg::Jsonl => RecordFormat::JsonLines,
-            },
-            text_field: args.text_field.clone(),
-            id_field: args.id_field.clone(),
-            max_record_bytes: args
-                .walk
-                .max_filesize
-                .map_or(defaults.max_record_bytes, |size| {
-                    usize::try_from(size).unwrap_or(usize::MAX)
-                }),
-        };
-        options.validate()?;
+    if args.record.records.is_some() || stdin_records {
+        let options = args.record.to_options(args.walk.max_filesize)?;
         return Ok(Inputs::Records(options));
     }
     Ok(Inputs::Paths(super::default_paths(args.paths.clone())))
