@@ -119,8 +119,10 @@ class SparkEqualsScan(unittest.TestCase):
                      .config("spark.default.parallelism", "2")
                      .config("spark.sql.shuffle.partitions", "2")
                      .config("spark.ui.enabled", "false")
+                     .config("spark.ui.showConsoleProgress", "false")
                      .getOrCreate())
-        cls.spark.sparkContext.setLogLevel("ERROR")
+        # Errors the test provokes on purpose would print whole traces.
+        cls.spark.sparkContext.setLogLevel("FATAL")
 
     @classmethod
     def tearDownClass(cls):
