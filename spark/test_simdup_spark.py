@@ -123,6 +123,10 @@ class SparkEqualsScan(unittest.TestCase):
                      .getOrCreate())
         # Errors the test provokes on purpose would print whole traces.
         cls.spark.sparkContext.setLogLevel("FATAL")
+        # The fixtures again as Parquet, in one file so its order is theirs.
+        cls.inputs["fixtures.parquet"] = os.path.join(cls.folder, "fixtures.parquet")
+        cls.spark.createDataFrame(fixture_records(), "id string, text string").coalesce(1) \
+            .write.parquet(cls.inputs["fixtures.parquet"])
 
     @classmethod
     def tearDownClass(cls):
@@ -132,6 +136,10 @@ class SparkEqualsScan(unittest.TestCase):
             shutil.rmtree(cls.folder, ignore_errors=True)
 
     def run_job(self, name, k, options, blocks=None, output_format="jsonl"):
+        """Runs the job on input `name` (its Parquet copy for a Parquet
+        output) and writes its output; returns the folder and the stats."""
+        if output_format == "parquet":
+            name += ".parquet"
         output = os.path.join(self.folder, f"out-{len(os.listdir(self.folder))}")
         argv = ["--input", self.inputs[name], "--output", output, "-k", str(k),
                 "--binary", SIMDUP, "--format", output_format] + options
@@ -197,7 +205,8 @@ class SparkEqualsScan(unittest.TestCase):
 
     def test_fixtures_with_block_tables_to_parquet(self):
         # Few documents: the cost model would compare all pairs; a forced
-        # block layout exercises the tables and their owner rule.
+        # block layout exercises the tables and their owner rule. Parquet
+        # in, Parquet out.
         stats = self.check("fixtures", 3, blocks=5, output_format="parquet")[0]
         self.assertEqual(stats["words_tables"], 10, "C(5, 3) tables")
 
