@@ -32,6 +32,7 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
             [CompletionResult]::new('dedup', 'dedup', [CompletionResultType]::ParameterValue, 'Write the records that are not near-duplicates of an earlier one, in input order')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain a pair: distance, Jaccard, containment, shared passages and unique lines')
             [CompletionResult]::new('index', 'index', [CompletionResultType]::ParameterValue, 'Keep fingerprints in an SQLite file, to search new documents against (scan --against)')
+            [CompletionResult]::new('distributed', 'distributed', [CompletionResultType]::ParameterValue, 'Steps of a distributed scan, run by spark/simdup_spark.py on its workers (docs/SPARK.md)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -325,6 +326,92 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
         'simdup;index;help;help' {
             break
         }
+        'simdup;distributed' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'Print the exact search''s block tables for N distinct fingerprints at distance K, as JSON')
+            [CompletionResult]::new('fingerprint', 'fingerprint', [CompletionResultType]::ParameterValue, 'Read JSON Lines records ({"id", "text"}) on stdin; print each one''s fingerprints')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Read JSON Lines pairs ({"a", "b", "a_text", "b_text", "short_texts"}) on stdin; print whether each is a near-duplicate and its exact Jaccard')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'simdup;distributed;plan' {
+            [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'The search radius')
+            [CompletionResult]::new('--max-distance', '--max-distance', [CompletionResultType]::ParameterName, 'The search radius')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Distinct fingerprints searched')
+            [CompletionResult]::new('--fingerprints', '--fingerprints', [CompletionResultType]::ParameterName, 'Distinct fingerprints searched')
+            [CompletionResult]::new('--blocks', '--blocks', [CompletionResultType]::ParameterName, 'Cut the 64 bits into M blocks instead of the cost model''s choice')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'simdup;distributed;fingerprint' {
+            [CompletionResult]::new('--shingle', '--shingle', [CompletionResultType]::ParameterName, 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]')
+            [CompletionResult]::new('--hash', '--hash', [CompletionResultType]::ParameterName, 'The hash of each feature')
+            [CompletionResult]::new('--weight', '--weight', [CompletionResultType]::ParameterName, 'How much each feature counts')
+            [CompletionResult]::new('--vocabulary', '--vocabulary', [CompletionResultType]::ParameterName, 'Token weights, one `token weight` per line (htm.core vocabulary)')
+            [CompletionResult]::new('--exclude-tokens', '--exclude-tokens', [CompletionResultType]::ParameterName, 'Tokens to leave out, one per line')
+            [CompletionResult]::new('--frequency-floor', '--frequency-floor', [CompletionResultType]::ParameterName, 'Leave out the first N occurrences of each token in a document (htm.core)')
+            [CompletionResult]::new('--frequency-ceiling', '--frequency-ceiling', [CompletionResultType]::ParameterName, 'Keep at most N occurrences of each token in a document (htm.core)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never')
+            [CompletionResult]::new('--case-sensitive', '--case-sensitive', [CompletionResultType]::ParameterName, 'Keep upper and lower case apart')
+            [CompletionResult]::new('--no-nfkc', '--no-nfkc', [CompletionResultType]::ParameterName, 'Do not apply Unicode NFKC normalisation')
+            [CompletionResult]::new('--keep-punctuation', '--keep-punctuation', [CompletionResultType]::ParameterName, 'Keep punctuation inside tokens instead of treating it as a separator')
+            [CompletionResult]::new('--token-similarity', '--token-similarity', [CompletionResultType]::ParameterName, 'Also add each word''s characters as features (htm.core)')
+            [CompletionResult]::new('--encode-orphans', '--encode-orphans', [CompletionResultType]::ParameterName, 'With --vocabulary: also encode tokens missing from it (weight 1)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'simdup;distributed;verify' {
+            [CompletionResult]::new('--shingle', '--shingle', [CompletionResultType]::ParameterName, 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]')
+            [CompletionResult]::new('--hash', '--hash', [CompletionResultType]::ParameterName, 'The hash of each feature')
+            [CompletionResult]::new('--weight', '--weight', [CompletionResultType]::ParameterName, 'How much each feature counts')
+            [CompletionResult]::new('--vocabulary', '--vocabulary', [CompletionResultType]::ParameterName, 'Token weights, one `token weight` per line (htm.core vocabulary)')
+            [CompletionResult]::new('--exclude-tokens', '--exclude-tokens', [CompletionResultType]::ParameterName, 'Tokens to leave out, one per line')
+            [CompletionResult]::new('--frequency-floor', '--frequency-floor', [CompletionResultType]::ParameterName, 'Leave out the first N occurrences of each token in a document (htm.core)')
+            [CompletionResult]::new('--frequency-ceiling', '--frequency-ceiling', [CompletionResultType]::ParameterName, 'Keep at most N occurrences of each token in a document (htm.core)')
+            [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Near-duplicates are pairs whose exact Jaccard is at least T (0-1)')
+            [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Near-duplicates are pairs whose exact Jaccard is at least T (0-1)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never')
+            [CompletionResult]::new('--case-sensitive', '--case-sensitive', [CompletionResultType]::ParameterName, 'Keep upper and lower case apart')
+            [CompletionResult]::new('--no-nfkc', '--no-nfkc', [CompletionResultType]::ParameterName, 'Do not apply Unicode NFKC normalisation')
+            [CompletionResult]::new('--keep-punctuation', '--keep-punctuation', [CompletionResultType]::ParameterName, 'Keep punctuation inside tokens instead of treating it as a separator')
+            [CompletionResult]::new('--token-similarity', '--token-similarity', [CompletionResultType]::ParameterName, 'Also add each word''s characters as features (htm.core)')
+            [CompletionResult]::new('--encode-orphans', '--encode-orphans', [CompletionResultType]::ParameterName, 'With --vocabulary: also encode tokens missing from it (weight 1)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'simdup;distributed;help' {
+            [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'Print the exact search''s block tables for N distinct fingerprints at distance K, as JSON')
+            [CompletionResult]::new('fingerprint', 'fingerprint', [CompletionResultType]::ParameterValue, 'Read JSON Lines records ({"id", "text"}) on stdin; print each one''s fingerprints')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Read JSON Lines pairs ({"a", "b", "a_text", "b_text", "short_texts"}) on stdin; print whether each is a near-duplicate and its exact Jaccard')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'simdup;distributed;help;plan' {
+            break
+        }
+        'simdup;distributed;help;fingerprint' {
+            break
+        }
+        'simdup;distributed;help;verify' {
+            break
+        }
+        'simdup;distributed;help;help' {
+            break
+        }
         'simdup;completions' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -348,6 +435,7 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
             [CompletionResult]::new('dedup', 'dedup', [CompletionResultType]::ParameterValue, 'Write the records that are not near-duplicates of an earlier one, in input order')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain a pair: distance, Jaccard, containment, shared passages and unique lines')
             [CompletionResult]::new('index', 'index', [CompletionResultType]::ParameterValue, 'Keep fingerprints in an SQLite file, to search new documents against (scan --against)')
+            [CompletionResult]::new('distributed', 'distributed', [CompletionResultType]::ParameterValue, 'Steps of a distributed scan, run by spark/simdup_spark.py on its workers (docs/SPARK.md)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -385,6 +473,21 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
             break
         }
         'simdup;help;index;ls' {
+            break
+        }
+        'simdup;help;distributed' {
+            [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'Print the exact search''s block tables for N distinct fingerprints at distance K, as JSON')
+            [CompletionResult]::new('fingerprint', 'fingerprint', [CompletionResultType]::ParameterValue, 'Read JSON Lines records ({"id", "text"}) on stdin; print each one''s fingerprints')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Read JSON Lines pairs ({"a", "b", "a_text", "b_text", "short_texts"}) on stdin; print whether each is a near-duplicate and its exact Jaccard')
+            break
+        }
+        'simdup;help;distributed;plan' {
+            break
+        }
+        'simdup;help;distributed;fingerprint' {
+            break
+        }
+        'simdup;help;distributed;verify' {
             break
         }
         'simdup;help;completions' {

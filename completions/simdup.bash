@@ -25,6 +25,9 @@ _simdup() {
             simdup,dedup)
                 cmd="simdup__subcmd__dedup"
                 ;;
+            simdup,distributed)
+                cmd="simdup__subcmd__distributed"
+                ;;
             simdup,explain)
                 cmd="simdup__subcmd__explain"
                 ;;
@@ -43,6 +46,30 @@ _simdup() {
             simdup,scan)
                 cmd="simdup__subcmd__scan"
                 ;;
+            simdup__subcmd__distributed,fingerprint)
+                cmd="simdup__subcmd__distributed__subcmd__fingerprint"
+                ;;
+            simdup__subcmd__distributed,help)
+                cmd="simdup__subcmd__distributed__subcmd__help"
+                ;;
+            simdup__subcmd__distributed,plan)
+                cmd="simdup__subcmd__distributed__subcmd__plan"
+                ;;
+            simdup__subcmd__distributed,verify)
+                cmd="simdup__subcmd__distributed__subcmd__verify"
+                ;;
+            simdup__subcmd__distributed__subcmd__help,fingerprint)
+                cmd="simdup__subcmd__distributed__subcmd__help__subcmd__fingerprint"
+                ;;
+            simdup__subcmd__distributed__subcmd__help,help)
+                cmd="simdup__subcmd__distributed__subcmd__help__subcmd__help"
+                ;;
+            simdup__subcmd__distributed__subcmd__help,plan)
+                cmd="simdup__subcmd__distributed__subcmd__help__subcmd__plan"
+                ;;
+            simdup__subcmd__distributed__subcmd__help,verify)
+                cmd="simdup__subcmd__distributed__subcmd__help__subcmd__verify"
+                ;;
             simdup__subcmd__help,compare)
                 cmd="simdup__subcmd__help__subcmd__compare"
                 ;;
@@ -51,6 +78,9 @@ _simdup() {
                 ;;
             simdup__subcmd__help,dedup)
                 cmd="simdup__subcmd__help__subcmd__dedup"
+                ;;
+            simdup__subcmd__help,distributed)
+                cmd="simdup__subcmd__help__subcmd__distributed"
                 ;;
             simdup__subcmd__help,explain)
                 cmd="simdup__subcmd__help__subcmd__explain"
@@ -69,6 +99,15 @@ _simdup() {
                 ;;
             simdup__subcmd__help,scan)
                 cmd="simdup__subcmd__help__subcmd__scan"
+                ;;
+            simdup__subcmd__help__subcmd__distributed,fingerprint)
+                cmd="simdup__subcmd__help__subcmd__distributed__subcmd__fingerprint"
+                ;;
+            simdup__subcmd__help__subcmd__distributed,plan)
+                cmd="simdup__subcmd__help__subcmd__distributed__subcmd__plan"
+                ;;
+            simdup__subcmd__help__subcmd__distributed,verify)
+                cmd="simdup__subcmd__help__subcmd__distributed__subcmd__verify"
                 ;;
             simdup__subcmd__help__subcmd__index,add)
                 cmd="simdup__subcmd__help__subcmd__index__subcmd__add"
@@ -119,7 +158,7 @@ _simdup() {
 
     case "${cmd}" in
         simdup)
-            opts="-h -V --color --help --version scan fingerprint compare dedup explain index completions man help"
+            opts="-h -V --color --help --version scan fingerprint compare dedup explain index distributed completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -314,6 +353,232 @@ _simdup() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        simdup__subcmd__distributed)
+            opts="-h -V --color --help --version plan fingerprint verify help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        simdup__subcmd__distributed__subcmd__fingerprint)
+            opts="-h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --shingle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --hash)
+                    COMPREPLY=($(compgen -W "xxh3 sha3" -- "${cur}"))
+                    return 0
+                    ;;
+                --weight)
+                    COMPREPLY=($(compgen -W "tf binary" -- "${cur}"))
+                    return 0
+                    ;;
+                --vocabulary)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude-tokens)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --frequency-floor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --frequency-ceiling)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        simdup__subcmd__distributed__subcmd__help)
+            opts="plan fingerprint verify help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        simdup__subcmd__distributed__subcmd__help__subcmd__fingerprint)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        simdup__subcmd__distributed__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        simdup__subcmd__distributed__subcmd__help__subcmd__plan)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        simdup__subcmd__distributed__subcmd__help__subcmd__verify)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        simdup__subcmd__distributed__subcmd__plan)
+            opts="-k -n -h -V --max-distance --fingerprints --blocks --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --max-distance)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -k)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --fingerprints)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --blocks)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        simdup__subcmd__distributed__subcmd__verify)
+            opts="-t -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --threshold --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --shingle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --hash)
+                    COMPREPLY=($(compgen -W "xxh3 sha3" -- "${cur}"))
+                    return 0
+                    ;;
+                --weight)
+                    COMPREPLY=($(compgen -W "tf binary" -- "${cur}"))
+                    return 0
+                    ;;
+                --vocabulary)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude-tokens)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --frequency-floor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --frequency-ceiling)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --threshold)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -t)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         simdup__subcmd__explain)
             opts="-h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --binary --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -439,7 +704,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__help)
-            opts="scan fingerprint compare dedup explain index completions man help"
+            opts="scan fingerprint compare dedup explain index distributed completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -483,6 +748,62 @@ _simdup() {
         simdup__subcmd__help__subcmd__dedup)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        simdup__subcmd__help__subcmd__distributed)
+            opts="plan fingerprint verify"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        simdup__subcmd__help__subcmd__distributed__subcmd__fingerprint)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        simdup__subcmd__help__subcmd__distributed__subcmd__plan)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        simdup__subcmd__help__subcmd__distributed__subcmd__verify)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -29,6 +29,7 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand dedup 'Write the records that are not near-duplicates of an earlier one, in input order'
             cand explain 'Explain a pair: distance, Jaccard, containment, shared passages and unique lines'
             cand index 'Keep fingerprints in an SQLite file, to search new documents against (scan --against)'
+            cand distributed 'Steps of a distributed scan, run by spark/simdup_spark.py on its workers (docs/SPARK.md)'
             cand completions 'Print shell completions'
             cand man 'Print the man page (roff)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -305,6 +306,83 @@ set edit:completion:arg-completer[simdup] = {|@words|
         }
         &'simdup;index;help;help'= {
         }
+        &'simdup;distributed'= {
+            cand --color 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand plan 'Print the exact search''s block tables for N distinct fingerprints at distance K, as JSON'
+            cand fingerprint 'Read JSON Lines records ({"id", "text"}) on stdin; print each one''s fingerprints'
+            cand verify 'Read JSON Lines pairs ({"a", "b", "a_text", "b_text", "short_texts"}) on stdin; print whether each is a near-duplicate and its exact Jaccard'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'simdup;distributed;plan'= {
+            cand -k 'The search radius'
+            cand --max-distance 'The search radius'
+            cand -n 'Distinct fingerprints searched'
+            cand --fingerprints 'Distinct fingerprints searched'
+            cand --blocks 'Cut the 64 bits into M blocks instead of the cost model''s choice'
+            cand --color 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'simdup;distributed;fingerprint'= {
+            cand --shingle 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]'
+            cand --hash 'The hash of each feature'
+            cand --weight 'How much each feature counts'
+            cand --vocabulary 'Token weights, one `token weight` per line (htm.core vocabulary)'
+            cand --exclude-tokens 'Tokens to leave out, one per line'
+            cand --frequency-floor 'Leave out the first N occurrences of each token in a document (htm.core)'
+            cand --frequency-ceiling 'Keep at most N occurrences of each token in a document (htm.core)'
+            cand --color 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never'
+            cand --case-sensitive 'Keep upper and lower case apart'
+            cand --no-nfkc 'Do not apply Unicode NFKC normalisation'
+            cand --keep-punctuation 'Keep punctuation inside tokens instead of treating it as a separator'
+            cand --token-similarity 'Also add each word''s characters as features (htm.core)'
+            cand --encode-orphans 'With --vocabulary: also encode tokens missing from it (weight 1)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'simdup;distributed;verify'= {
+            cand --shingle 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]'
+            cand --hash 'The hash of each feature'
+            cand --weight 'How much each feature counts'
+            cand --vocabulary 'Token weights, one `token weight` per line (htm.core vocabulary)'
+            cand --exclude-tokens 'Tokens to leave out, one per line'
+            cand --frequency-floor 'Leave out the first N occurrences of each token in a document (htm.core)'
+            cand --frequency-ceiling 'Keep at most N occurrences of each token in a document (htm.core)'
+            cand -t 'Near-duplicates are pairs whose exact Jaccard is at least T (0-1)'
+            cand --threshold 'Near-duplicates are pairs whose exact Jaccard is at least T (0-1)'
+            cand --color 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never'
+            cand --case-sensitive 'Keep upper and lower case apart'
+            cand --no-nfkc 'Do not apply Unicode NFKC normalisation'
+            cand --keep-punctuation 'Keep punctuation inside tokens instead of treating it as a separator'
+            cand --token-similarity 'Also add each word''s characters as features (htm.core)'
+            cand --encode-orphans 'With --vocabulary: also encode tokens missing from it (weight 1)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'simdup;distributed;help'= {
+            cand plan 'Print the exact search''s block tables for N distinct fingerprints at distance K, as JSON'
+            cand fingerprint 'Read JSON Lines records ({"id", "text"}) on stdin; print each one''s fingerprints'
+            cand verify 'Read JSON Lines pairs ({"a", "b", "a_text", "b_text", "short_texts"}) on stdin; print whether each is a near-duplicate and its exact Jaccard'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'simdup;distributed;help;plan'= {
+        }
+        &'simdup;distributed;help;fingerprint'= {
+        }
+        &'simdup;distributed;help;verify'= {
+        }
+        &'simdup;distributed;help;help'= {
+        }
         &'simdup;completions'= {
             cand --color 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never'
             cand -h 'Print help (see more with ''--help'')'
@@ -326,6 +404,7 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand dedup 'Write the records that are not near-duplicates of an earlier one, in input order'
             cand explain 'Explain a pair: distance, Jaccard, containment, shared passages and unique lines'
             cand index 'Keep fingerprints in an SQLite file, to search new documents against (scan --against)'
+            cand distributed 'Steps of a distributed scan, run by spark/simdup_spark.py on its workers (docs/SPARK.md)'
             cand completions 'Print shell completions'
             cand man 'Print the man page (roff)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -353,6 +432,17 @@ set edit:completion:arg-completer[simdup] = {|@words|
         &'simdup;help;index;stats'= {
         }
         &'simdup;help;index;ls'= {
+        }
+        &'simdup;help;distributed'= {
+            cand plan 'Print the exact search''s block tables for N distinct fingerprints at distance K, as JSON'
+            cand fingerprint 'Read JSON Lines records ({"id", "text"}) on stdin; print each one''s fingerprints'
+            cand verify 'Read JSON Lines pairs ({"a", "b", "a_text", "b_text", "short_texts"}) on stdin; print whether each is a near-duplicate and its exact Jaccard'
+        }
+        &'simdup;help;distributed;plan'= {
+        }
+        &'simdup;help;distributed;fingerprint'= {
+        }
+        &'simdup;help;distributed;verify'= {
         }
         &'simdup;help;completions'= {
         }

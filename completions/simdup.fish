@@ -35,6 +35,7 @@ complete -c simdup -n "__fish_simdup_needs_command" -f -a "compare" -d 'Compare 
 complete -c simdup -n "__fish_simdup_needs_command" -f -a "dedup" -d 'Write the records that are not near-duplicates of an earlier one, in input order'
 complete -c simdup -n "__fish_simdup_needs_command" -f -a "explain" -d 'Explain a pair: distance, Jaccard, containment, shared passages and unique lines'
 complete -c simdup -n "__fish_simdup_needs_command" -f -a "index" -d 'Keep fingerprints in an SQLite file, to search new documents against (scan --against)'
+complete -c simdup -n "__fish_simdup_needs_command" -f -a "distributed" -d 'Steps of a distributed scan, run by spark/simdup_spark.py on its workers (docs/SPARK.md)'
 complete -c simdup -n "__fish_simdup_needs_command" -f -a "completions" -d 'Print shell completions'
 complete -c simdup -n "__fish_simdup_needs_command" -f -a "man" -d 'Print the man page (roff)'
 complete -c simdup -n "__fish_simdup_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -287,6 +288,66 @@ complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_sub
 complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from help" -f -a "stats" -d 'Say how many documents the index holds, and with which feature options'
 complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from help" -f -a "ls" -d 'List the stored documents: fingerprint, features, bytes, name'
 complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and not __fish_seen_subcommand_from plan fingerprint verify help" -l color -d 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set or TERM is dumb'
+always\t'Always'
+never\t'Never'"
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and not __fish_seen_subcommand_from plan fingerprint verify help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and not __fish_seen_subcommand_from plan fingerprint verify help" -s V -l version -d 'Print version'
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and not __fish_seen_subcommand_from plan fingerprint verify help" -f -a "plan" -d 'Print the exact search\'s block tables for N distinct fingerprints at distance K, as JSON'
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and not __fish_seen_subcommand_from plan fingerprint verify help" -f -a "fingerprint" -d 'Read JSON Lines records ({"id", "text"}) on stdin; print each one\'s fingerprints'
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and not __fish_seen_subcommand_from plan fingerprint verify help" -f -a "verify" -d 'Read JSON Lines pairs ({"a", "b", "a_text", "b_text", "short_texts"}) on stdin; print whether each is a near-duplicate and its exact Jaccard'
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and not __fish_seen_subcommand_from plan fingerprint verify help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from plan" -s k -l max-distance -d 'The search radius' -r
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from plan" -s n -l fingerprints -d 'Distinct fingerprints searched' -r
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from plan" -l blocks -d 'Cut the 64 bits into M blocks instead of the cost model\'s choice' -r
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from plan" -l color -d 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set or TERM is dumb'
+always\t'Always'
+never\t'Never'"
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from plan" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from plan" -s V -l version -d 'Print version'
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from fingerprint" -l shingle -d 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]' -r
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from fingerprint" -l hash -d 'The hash of each feature' -r -f -a "xxh3\t'xxh3-64, seed 0'
+sha3\t'SHAKE256, first 8 bytes little-endian'"
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from fingerprint" -l weight -d 'How much each feature counts' -r -f -a "tf\t'Term frequency in the document'
+binary\t'Every distinct feature counts once'"
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from fingerprint" -l vocabulary -d 'Token weights, one `token weight` per line (htm.core vocabulary)' -r -F
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from fingerprint" -l exclude-tokens -d 'Tokens to leave out, one per line' -r -F
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from fingerprint" -l frequency-floor -d 'Leave out the first N occurrences of each token in a document (htm.core)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from fingerprint" -l frequency-ceiling -d 'Keep at most N occurrences of each token in a document (htm.core)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from fingerprint" -l color -d 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set or TERM is dumb'
+always\t'Always'
+never\t'Never'"
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from fingerprint" -l case-sensitive -d 'Keep upper and lower case apart'
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from fingerprint" -l no-nfkc -d 'Do not apply Unicode NFKC normalisation'
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from fingerprint" -l keep-punctuation -d 'Keep punctuation inside tokens instead of treating it as a separator'
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from fingerprint" -l token-similarity -d 'Also add each word\'s characters as features (htm.core)'
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from fingerprint" -l encode-orphans -d 'With --vocabulary: also encode tokens missing from it (weight 1)'
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from fingerprint" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from fingerprint" -s V -l version -d 'Print version'
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from verify" -l shingle -d 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]' -r
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from verify" -l hash -d 'The hash of each feature' -r -f -a "xxh3\t'xxh3-64, seed 0'
+sha3\t'SHAKE256, first 8 bytes little-endian'"
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from verify" -l weight -d 'How much each feature counts' -r -f -a "tf\t'Term frequency in the document'
+binary\t'Every distinct feature counts once'"
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from verify" -l vocabulary -d 'Token weights, one `token weight` per line (htm.core vocabulary)' -r -F
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from verify" -l exclude-tokens -d 'Tokens to leave out, one per line' -r -F
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from verify" -l frequency-floor -d 'Leave out the first N occurrences of each token in a document (htm.core)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from verify" -l frequency-ceiling -d 'Keep at most N occurrences of each token in a document (htm.core)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from verify" -s t -l threshold -d 'Near-duplicates are pairs whose exact Jaccard is at least T (0-1)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from verify" -l color -d 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set or TERM is dumb'
+always\t'Always'
+never\t'Never'"
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from verify" -l case-sensitive -d 'Keep upper and lower case apart'
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from verify" -l no-nfkc -d 'Do not apply Unicode NFKC normalisation'
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from verify" -l keep-punctuation -d 'Keep punctuation inside tokens instead of treating it as a separator'
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from verify" -l token-similarity -d 'Also add each word\'s characters as features (htm.core)'
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from verify" -l encode-orphans -d 'With --vocabulary: also encode tokens missing from it (weight 1)'
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from verify" -s V -l version -d 'Print version'
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from help" -f -a "plan" -d 'Print the exact search\'s block tables for N distinct fingerprints at distance K, as JSON'
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from help" -f -a "fingerprint" -d 'Read JSON Lines records ({"id", "text"}) on stdin; print each one\'s fingerprints'
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Read JSON Lines pairs ({"a", "b", "a_text", "b_text", "short_texts"}) on stdin; print whether each is a near-duplicate and its exact Jaccard'
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c simdup -n "__fish_simdup_using_subcommand completions" -l color -d 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set or TERM is dumb'
 always\t'Always'
 never\t'Never'"
@@ -297,16 +358,20 @@ always\t'Always'
 never\t'Never'"
 complete -c simdup -n "__fish_simdup_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c simdup -n "__fish_simdup_using_subcommand man" -s V -l version -d 'Print version'
-complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain index completions man help" -f -a "scan" -d 'Find near-duplicate pairs and groups among documents'
-complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain index completions man help" -f -a "fingerprint" -d 'Print the SimHash fingerprint of each document'
-complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain index completions man help" -f -a "compare" -d 'Compare two documents: Hamming distance, similarity, exact Jaccard'
-complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain index completions man help" -f -a "dedup" -d 'Write the records that are not near-duplicates of an earlier one, in input order'
-complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain index completions man help" -f -a "explain" -d 'Explain a pair: distance, Jaccard, containment, shared passages and unique lines'
-complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain index completions man help" -f -a "index" -d 'Keep fingerprints in an SQLite file, to search new documents against (scan --against)'
-complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain index completions man help" -f -a "completions" -d 'Print shell completions'
-complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain index completions man help" -f -a "man" -d 'Print the man page (roff)'
-complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain index completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain index distributed completions man help" -f -a "scan" -d 'Find near-duplicate pairs and groups among documents'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain index distributed completions man help" -f -a "fingerprint" -d 'Print the SimHash fingerprint of each document'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain index distributed completions man help" -f -a "compare" -d 'Compare two documents: Hamming distance, similarity, exact Jaccard'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain index distributed completions man help" -f -a "dedup" -d 'Write the records that are not near-duplicates of an earlier one, in input order'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain index distributed completions man help" -f -a "explain" -d 'Explain a pair: distance, Jaccard, containment, shared passages and unique lines'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain index distributed completions man help" -f -a "index" -d 'Keep fingerprints in an SQLite file, to search new documents against (scan --against)'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain index distributed completions man help" -f -a "distributed" -d 'Steps of a distributed scan, run by spark/simdup_spark.py on its workers (docs/SPARK.md)'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain index distributed completions man help" -f -a "completions" -d 'Print shell completions'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain index distributed completions man help" -f -a "man" -d 'Print the man page (roff)'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and not __fish_seen_subcommand_from scan fingerprint compare dedup explain index distributed completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c simdup -n "__fish_simdup_using_subcommand help; and __fish_seen_subcommand_from index" -f -a "add" -d 'Fingerprint files (or records from stdin) into the index; unchanged ones are not stored again'
 complete -c simdup -n "__fish_simdup_using_subcommand help; and __fish_seen_subcommand_from index" -f -a "prune" -d 'Drop the documents whose file no longer exists'
 complete -c simdup -n "__fish_simdup_using_subcommand help; and __fish_seen_subcommand_from index" -f -a "stats" -d 'Say how many documents the index holds, and with which feature options'
 complete -c simdup -n "__fish_simdup_using_subcommand help; and __fish_seen_subcommand_from index" -f -a "ls" -d 'List the stored documents: fingerprint, features, bytes, name'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and __fish_seen_subcommand_from distributed" -f -a "plan" -d 'Print the exact search\'s block tables for N distinct fingerprints at distance K, as JSON'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and __fish_seen_subcommand_from distributed" -f -a "fingerprint" -d 'Read JSON Lines records ({"id", "text"}) on stdin; print each one\'s fingerprints'
+complete -c simdup -n "__fish_simdup_using_subcommand help; and __fish_seen_subcommand_from distributed" -f -a "verify" -d 'Read JSON Lines pairs ({"a", "b", "a_text", "b_text", "short_texts"}) on stdin; print whether each is a near-duplicate and its exact Jaccard'

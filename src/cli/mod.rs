@@ -7,6 +7,7 @@ pub mod args;
 mod compare;
 mod config;
 mod dedup;
+mod distributed;
 mod explain;
 mod fingerprint;
 mod generate;
@@ -103,6 +104,9 @@ pub enum Command {
     /// Keep fingerprints in an SQLite file, to search new documents against (scan --against).
     #[command(after_help = INDEX_EXAMPLES)]
     Index(index::IndexArgs),
+    /// Steps of a distributed scan, run by spark/simdup_spark.py on its workers (docs/SPARK.md).
+    #[command(hide = true)]
+    Distributed(distributed::DistributedArgs),
     /// Print shell completions.
     #[command(
         after_help = "Example:\n  simdup completions bash > ~/.local/share/bash-completion/completions/simdup"
@@ -254,6 +258,7 @@ pub fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<Finished> {
         Command::Dedup(args) => dedup::run(args),
         Command::Explain(args) => explain::run(args, cli.color),
         Command::Index(args) => index::run(args),
+        Command::Distributed(args) => distributed::run(args),
         Command::Completions { shell } => generate::completions(shell),
         Command::Man => generate::man(),
     }

@@ -11,12 +11,15 @@
 //!   an earlier one, decided in input order as they stream.
 //! - [`explain`]: why two documents are near: shared passages by line.
 //! - [`index`]: documents added to (or pruned from) a stored corpus.
+//! - [`distributed`]: the steps a distributed engine runs on its workers
+//!   (record fingerprints, pair verification).
 //!
 //! A new subcommand's work goes in a new module here; its arguments and
 //! output go in the binary's `cli` module.
 
 pub mod compare;
 pub mod dedup;
+pub mod distributed;
 pub mod explain;
 pub mod fingerprint;
 pub mod index;

@@ -68,6 +68,11 @@ impl Layout {
         self.max_distance
     }
 
+    /// The bits of each block, block 0 first.
+    pub(crate) fn masks(&self) -> &[u64] {
+        &self.masks
+    }
+
     /// Every table's key blocks: each choice of m - k blocks, as a set of
     /// block numbers (8 bytes a table; the tables are built when run).
     pub(crate) fn key_block_sets(&self) -> Vec<u64> {

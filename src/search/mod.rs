@@ -18,6 +18,7 @@ mod plan;
 mod rotate;
 mod sink;
 mod sort;
+mod tables;
 mod tasks;
 
 #[cfg(test)]
@@ -25,6 +26,7 @@ mod tests;
 
 pub use groups::groups_of_pairs;
 use sink::Shared;
+pub use tables::{TablePlan, table_plan};
 
 /// The largest distance k accepted. Every k up to it is searched exactly
 /// by `Method::Exact`. At k = 32 two unrelated fingerprints are already

@@ -8,6 +8,7 @@ mod compare;
 mod completions;
 mod config;
 mod dedup;
+mod distributed;
 mod explain;
 mod fdupes;
 mod fingerprint;
