@@ -16,6 +16,7 @@ mod files_from;
 mod fingerprint_file;
 mod glob;
 mod ignore_files;
+pub mod prose;
 mod read;
 mod records;
 mod size;
