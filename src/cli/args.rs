@@ -11,7 +11,7 @@ use simdup::fingerprint::{
     Case, FeatureHash, FeatureOptions, Punctuation, Shingle, TokenSet, UnicodeForm, Vocabulary,
     Weighting,
 };
-use simdup::input::{GlobFilter, WalkOptions};
+use simdup::input::{GlobFilter, Markup, View, WalkOptions};
 use simdup::search::Method;
 
 /// Defaults chosen by the quality report (docs/QUALITY.md, "Results").
@@ -46,6 +46,15 @@ pub enum WeightArg {
     Tf,
     /// Every distinct feature counts once.
     Binary,
+}
+
+/// How markup files are read, as typed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MarkupArg {
+    /// Their text: markup, link targets, front matter and fence lines dropped, code kept.
+    Text,
+    /// Their bytes as written.
+    Raw,
 }
 
 /// Options that change a fingerprint.
@@ -100,6 +109,11 @@ pub struct FeatureArgs {
     /// Keep at most N occurrences of each token in a document (htm.core).
     #[arg(long, value_name = "N")]
     pub frequency_ceiling: Option<u32>,
+
+    /// How Markdown (.md), reStructuredText (.rst), AsciiDoc (.adoc) and HTML (.html) files are
+    /// compared: on their text, or on their raw bytes.
+    #[arg(long, value_enum, value_name = "HOW", default_value_t = MarkupArg::Text)]
+    pub markup: MarkupArg,
 }
 
 impl FeatureArgs {
@@ -118,6 +132,7 @@ impl FeatureArgs {
             && self.exclude_tokens.is_none()
             && self.frequency_floor.is_none()
             && self.frequency_ceiling.is_none()
+            && self.markup == MarkupArg::Text
     }
 
     /// The library's feature options; reads the vocabulary files and
@@ -162,6 +177,12 @@ impl FeatureArgs {
             },
             frequency_floor: self.frequency_floor.unwrap_or(0),
             frequency_ceiling: self.frequency_ceiling,
+            view: View {
+                markup: match self.markup {
+                    MarkupArg::Text => Markup::Text,
+                    MarkupArg::Raw => Markup::Raw,
+                },
+            },
         };
         options.validate()?;
         Ok(options)

@@ -34,6 +34,7 @@ pub(crate) use fingerprint_file::{
     open as open_fingerprint_file, write_text_line,
 };
 pub use glob::GlobFilter;
+pub use prose::{Markup, View};
 pub(crate) use records::RecordBlocks;
 pub use records::{RecordFormat, RecordOptions};
 pub use size::parse_size;
@@ -186,12 +187,25 @@ pub(crate) fn walk(paths: &[PathBuf], options: &WalkOptions) -> Vec<Outcome<File
 /// `max_filesize`, it never yields more than that many bytes: a file that
 /// grew past the limit since it was opened ends in an I/O error instead.
 /// A FIFO is read only when named explicitly, and never waits for a
-/// writer: with none, it reads as empty.
+/// writer: with none, it reads as empty. (The jobs open files through
+/// [`open_view`], which calls this.)
+#[cfg(test)]
 pub(crate) fn open_document(
     document: &FileDocument,
     options: &WalkOptions,
 ) -> Outcome<Box<dyn Read + Send>> {
     read::open(document, options)
+}
+
+/// Opens a file and gives the text its features are made of: the markup
+/// view of the file ([`View::markup_reader`]), with the checks of
+/// [`open_document`].
+pub(crate) fn open_view(
+    document: &FileDocument,
+    options: &WalkOptions,
+    view: &View,
+) -> Outcome<Box<dyn Read + Send>> {
+    read::open(document, options).map(|reader| view.markup_reader(&document.path, reader))
 }
 
 #[cfg(test)]

@@ -121,7 +121,8 @@ fn fingerprint(
     if stored == Some(&before) {
         return Outcome::Done(Added::Unchanged);
     }
-    crate::input::open_document(file, walk).and_then(|reader| {
+    let view = &fingerprinter.options().view;
+    crate::input::open_view(file, walk, view).and_then(|reader| {
         let mut prefix = Prefix::new(reader);
         let fingerprint = match fingerprinter.fingerprint_reader(&mut prefix) {
             Ok(fingerprint) => fingerprint,

@@ -14,6 +14,7 @@ mod help_examples;
 mod index;
 mod input_rules;
 mod inputs;
+mod prose;
 mod readme;
 mod scan;
 mod util;

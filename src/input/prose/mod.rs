@@ -16,12 +16,82 @@ mod inline;
 mod markdown;
 mod rst;
 
+use std::fmt;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
 /// Longest piece of a line a scanner sees at once; a longer line is cut
 /// into pieces of this size (only pathological files have such lines).
 pub const MAX_LINE: usize = 256 * 1024;
+
+/// Whether markup files are compared on their text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Markup {
+    /// Markdown, reStructuredText, AsciiDoc and HTML files are compared on
+    /// their text (the default).
+    #[default]
+    Text,
+    /// Every file is compared on its bytes as written.
+    Raw,
+}
+
+/// How a file's bytes become the text that is fingerprinted.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct View {
+    /// The markup view.
+    pub markup: Markup,
+}
+
+impl View {
+    /// The raw bytes of every file, unconverted.
+    pub fn raw() -> View {
+        View {
+            markup: Markup::Raw,
+        }
+    }
+
+    /// A short description for the options string: empty for the default.
+    pub(crate) fn describe(&self) -> Vec<&'static str> {
+        let mut parts = Vec::new();
+        if self.markup == Markup::Raw {
+            parts.push("markup:raw");
+        }
+        parts
+    }
+
+    /// Everything of the view that changes features, for the digest.
+    pub(crate) fn digest_bytes(&self) -> Vec<u8> {
+        match self.markup {
+            Markup::Text => b"markup:text".to_vec(),
+            Markup::Raw => b"markup:raw".to_vec(),
+        }
+    }
+
+    /// The markup view of a file's bytes, by its name; `reader` unchanged
+    /// for a file of no markup format, or with `--markup raw`.
+    pub fn markup_reader(&self, path: &Path, reader: Box<dyn Read + Send>) -> Box<dyn Read + Send> {
+        match (self.markup, Format::of(path)) {
+            (Markup::Text, Some(format)) => Box::new(ProseReader::new(reader, format)),
+            _ => reader,
+        }
+    }
+
+    /// Opens a file again (to verify or explain a pair) and gives the same
+    /// text its fingerprint was made from.
+    pub fn reopen(&self, path: &Path) -> io::Result<Box<dyn Read + Send>> {
+        let file: Box<dyn Read + Send> = Box::new(std::fs::File::open(path)?);
+        Ok(self.markup_reader(path, file))
+    }
+}
+
+impl fmt::Display for Markup {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Markup::Text => "text",
+            Markup::Raw => "raw",
+        })
+    }
+}
 
 /// A markup format, known by its file extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,7 +151,8 @@ impl Scanner {
     }
 }
 
-/// The text of a whole buffer in `format`, line for line.
+/// The text of a whole buffer in `format`, line for line (for tests and
+/// fuzzing; files go through [`View::markup_reader`]).
 pub fn prose_of(format: Format, bytes: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(bytes.len());
     ProseReader::new(bytes, format)

@@ -122,3 +122,18 @@ fn a_line_longer_than_the_cut_is_read_in_pieces_of_the_same_text() {
     assert!(!text[8..].windows(3).any(|w| w == b"*x*"));
     assert!(text.ends_with(b"\nend\n"));
 }
+
+#[test]
+fn the_raw_view_and_other_files_are_read_as_they_are() {
+    let doc = b"# *Title*\n".to_vec();
+    let read = |view: &View, name: &str| {
+        let mut out = Vec::new();
+        view.markup_reader(Path::new(name), Box::new(io::Cursor::new(doc.clone())))
+            .read_to_end(&mut out)
+            .unwrap();
+        out
+    };
+    assert_eq!(read(&View::default(), "a.md"), b" Title   \n");
+    assert_eq!(read(&View::default(), "a.txt"), doc);
+    assert_eq!(read(&View::raw(), "a.md"), doc);
+}

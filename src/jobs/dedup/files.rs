@@ -55,7 +55,8 @@ pub fn dedup_files(
         Walk::new(&paths, walk),
         |found| {
             found.and_then(|file| {
-                crate::input::open_document(&file, walk).and_then(|reader| {
+                let view = &measure.fingerprinter().options().view;
+                crate::input::open_view(&file, walk, view).and_then(|reader| {
                     match measure.measure_reader(reader) {
                         Ok(measured) => Outcome::Done((file, measured)),
                         Err(source) => Outcome::Failed(Error::io_named(&file.display, source)),
