@@ -137,7 +137,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__compare)
-            opts="-h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --binary --format --color --help --version"
+            opts="-h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --binary --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -173,6 +173,10 @@ _simdup() {
                     ;;
                 --markup)
                     COMPREPLY=($(compgen -W "text raw" -- "${cur}"))
+                    return 0
+                    ;;
+                --transform)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -209,7 +213,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__dedup)
-            opts="-L -g -0 -t -k -q -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --hidden --follow --glob --max-filesize --binary --no-ignore --files-from --null --records --text-field --id-field --threshold --max-distance --min-features --keep --print-duplicates --dropped --strict --quiet --threads --color --help --version"
+            opts="-L -g -0 -t -k -q -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --hidden --follow --glob --max-filesize --binary --no-ignore --files-from --null --records --text-field --id-field --threshold --max-distance --min-features --keep --print-duplicates --dropped --strict --quiet --threads --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -245,6 +249,10 @@ _simdup() {
                     ;;
                 --markup)
                     COMPREPLY=($(compgen -W "text raw" -- "${cur}"))
+                    return 0
+                    ;;
+                --transform)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --glob)
@@ -323,7 +331,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__explain)
-            opts="-h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --binary --format --color --help --version"
+            opts="-h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --binary --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -359,6 +367,10 @@ _simdup() {
                     ;;
                 --markup)
                     COMPREPLY=($(compgen -W "text raw" -- "${cur}"))
+                    return 0
+                    ;;
+                --transform)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -377,7 +389,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__fingerprint)
-            opts="-L -g -v -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --hidden --follow --glob --max-filesize --binary --no-ignore --format --sdr --verbose --threads --color --help --version"
+            opts="-L -g -v -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --hidden --follow --glob --max-filesize --binary --no-ignore --format --sdr --verbose --threads --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -413,6 +425,10 @@ _simdup() {
                     ;;
                 --markup)
                     COMPREPLY=($(compgen -W "text raw" -- "${cur}"))
+                    return 0
+                    ;;
+                --transform)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --glob)
@@ -669,7 +685,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__index__subcmd__add)
-            opts="-L -g -q -v -j -h -V --db --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --hidden --follow --glob --max-filesize --binary --no-ignore --quiet --verbose --threads --color --help --version"
+            opts="-L -g -q -v -j -h -V --db --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --hidden --follow --glob --max-filesize --binary --no-ignore --quiet --verbose --threads --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -709,6 +725,10 @@ _simdup() {
                     ;;
                 --markup)
                     COMPREPLY=($(compgen -W "text raw" -- "${cur}"))
+                    return 0
+                    ;;
+                --transform)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --glob)
@@ -911,7 +931,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__scan)
-            opts="-L -g -0 -t -k -q -v -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --hidden --follow --glob --max-filesize --binary --no-ignore --files-from --null --records --text-field --id-field --fingerprints --against --cache --threshold --raw --verify --max-distance --method --window --max-pairs --max-candidates --min-features --format --groups --fail-on-duplicates --baseline --write-baseline --update-baseline --no-config --quiet --verbose --threads --color --help --version"
+            opts="-L -g -0 -t -k -q -v -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --hidden --follow --glob --max-filesize --binary --no-ignore --files-from --null --records --text-field --id-field --fingerprints --against --cache --threshold --raw --verify --max-distance --method --window --max-pairs --max-candidates --min-features --format --groups --fail-on-duplicates --baseline --write-baseline --update-baseline --no-config --quiet --verbose --threads --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -947,6 +967,10 @@ _simdup() {
                     ;;
                 --markup)
                     COMPREPLY=($(compgen -W "text raw" -- "${cur}"))
+                    return 0
+                    ;;
+                --transform)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --glob)

@@ -11,7 +11,7 @@ use simdup::fingerprint::{
     Case, FeatureHash, FeatureOptions, Punctuation, Shingle, TokenSet, UnicodeForm, Vocabulary,
     Weighting,
 };
-use simdup::input::{GlobFilter, Markup, View, WalkOptions};
+use simdup::input::{GlobFilter, Markup, Transform, View, WalkOptions};
 use simdup::search::Method;
 
 /// Defaults chosen by the quality report (docs/QUALITY.md, "Results").
@@ -114,6 +114,11 @@ pub struct FeatureArgs {
     /// compared: on their text, or on their raw bytes.
     #[arg(long, value_enum, value_name = "HOW", default_value_t = MarkupArg::Text)]
     pub markup: MarkupArg,
+
+    /// Compare what CMD writes for each file instead (e.g. 'pandoc -t plain $IN'): $IN is the
+    /// file's path; without $IN the file is on CMD's stdin. Run without a shell.
+    #[arg(long, value_name = "CMD")]
+    pub transform: Option<String>,
 }
 
 impl FeatureArgs {
@@ -133,6 +138,7 @@ impl FeatureArgs {
             && self.frequency_floor.is_none()
             && self.frequency_ceiling.is_none()
             && self.markup == MarkupArg::Text
+            && self.transform.is_none()
     }
 
     /// The library's feature options; reads the vocabulary files and
@@ -181,6 +187,10 @@ impl FeatureArgs {
                 markup: match self.markup {
                     MarkupArg::Text => Markup::Text,
                     MarkupArg::Raw => Markup::Raw,
+                },
+                transform: match &self.transform {
+                    Some(command) => Some(Arc::new(command.parse::<Transform>()?)),
+                    None => None,
                 },
             },
         };

@@ -45,6 +45,8 @@ pub struct ConfigFile {
     pub shingle: Option<String>,
     /// `--markup` (`text` or `raw`).
     pub markup: Option<String>,
+    /// `--transform`.
+    pub transform: Option<String>,
     /// Accepted pairs and groups (the allowlist).
     #[serde(default)]
     pub accept: Vec<AcceptEntry>,
@@ -143,7 +145,11 @@ impl Config {
                 )
             })?;
         }
-
+        if let Some(transform) = &values.transform {
+            transform
+                .parse::<simdup::input::Transform>()
+                .map_err(|error| self.bad("transform", error))?;
+        }
         for (index, entry) in values.accept.iter().enumerate() {
             let key = format!("accept[{}]", index + 1);
             match (&entry.paths, &entry.pair) {
@@ -262,6 +268,12 @@ impl Config {
         {
             args.features.markup = markup;
         }
+        if let Some(transform) = &values.transform
+            && !given("transform")
+            && own_features
+        {
+            args.features.transform = Some(transform.clone());
+        }
     }
 }
 
@@ -331,7 +343,7 @@ mod tests {
         let config = parse(
             "paths = [\"docs\"]\nthreshold = 0.9\nglobs = [\"*.md\"]\nbaseline = \".b\"\n\
              format = \"sarif\"\nfail-on-duplicates = true\nno-ignore = true\n\
-             shingle = \"words:4\"\nmarkup = \"raw\"\n[[accept]]\npaths = [\"licenses/*\"]\n\
+             shingle = \"words:4\"\nmarkup = \"raw\"\ntransform = \"pandoc -t plain $IN\"\n[[accept]]\npaths = [\"licenses/*\"]\n\
              [[accept]]\npair = [\"a.md\", \"b.md\"]\n",
         )
         .unwrap();
@@ -348,6 +360,7 @@ mod tests {
             ("format = \"xml\"\n", "format"),
             ("shingle = \"words:0\"\n", "shingle"),
             ("markup = \"pretty\"\n", "markup"),
+            ("transform = \"a 'b\"\n", "transform"),
             ("[[accept]]\npair = [\"a\"]\n", "accept[1]"),
             ("[[accept]]\nglob = [\"a\"]\n", "glob"),
         ] {

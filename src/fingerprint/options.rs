@@ -374,6 +374,20 @@ mod tests {
                 view: View::raw(),
                 ..base.clone()
             },
+            FeatureOptions {
+                view: View {
+                    transform: Some(Arc::new("tr a-z A-Z".parse().unwrap())),
+                    ..View::default()
+                },
+                ..base.clone()
+            },
+            FeatureOptions {
+                view: View {
+                    transform: Some(Arc::new("tr a-z B-Z".parse().unwrap())),
+                    ..View::default()
+                },
+                ..base.clone()
+            },
         ];
         let mut digests: Vec<String> = variants.iter().map(FeatureOptions::digest).collect();
         digests.push(base.digest());

@@ -34,7 +34,7 @@ pub(crate) use fingerprint_file::{
     open as open_fingerprint_file, write_text_line,
 };
 pub use glob::GlobFilter;
-pub use prose::{Markup, View};
+pub use prose::{Markup, Transform, View};
 pub(crate) use records::RecordBlocks;
 pub use records::{RecordFormat, RecordOptions};
 pub use size::parse_size;
@@ -80,6 +80,8 @@ pub enum SkipReason {
     Symlink,
     /// Larger than `--max-filesize`, or a record longer than its limit.
     TooLarge,
+    /// The `--transform` converter failed on it.
+    Transform,
 }
 
 impl serde::Serialize for SkipReason {
@@ -97,7 +99,7 @@ impl fmt::Display for SkipReason {
 impl SkipReason {
     /// Every reason, in order.
     #[cfg(test)]
-    const ALL: [SkipReason; 8] = [
+    const ALL: [SkipReason; 9] = [
         SkipReason::Binary,
         SkipReason::Duplicate,
         SkipReason::Excluded,
@@ -106,6 +108,7 @@ impl SkipReason {
         SkipReason::NotRegular,
         SkipReason::Symlink,
         SkipReason::TooLarge,
+        SkipReason::Transform,
     ];
 
     /// The reason as a stable snake_case word.
@@ -119,7 +122,14 @@ impl SkipReason {
             SkipReason::NotRegular => "not_regular",
             SkipReason::Symlink => "symlink",
             SkipReason::Duplicate => "duplicate",
+            SkipReason::Transform => "transform_failed",
         }
+    }
+
+    /// Whether the input was passed over because something went wrong,
+    /// which is always said, not only with `--verbose`.
+    pub fn is_failure(&self) -> bool {
+        matches!(self, SkipReason::Transform)
     }
 }
 
@@ -197,15 +207,40 @@ pub(crate) fn open_document(
     read::open(document, options)
 }
 
-/// Opens a file and gives the text its features are made of: the markup
-/// view of the file ([`View::markup_reader`]), with the checks of
-/// [`open_document`].
+/// Opens a file and gives the text its features are made of: what the
+/// `--transform` converter writes, or else the markup view of the file
+/// ([`View::markup_reader`]). A converter that fails passes the file over
+/// (`transform_failed`, its name saying why); its output is sniffed for
+/// binary content instead of the file, which it may well turn into text.
 pub(crate) fn open_view(
     document: &FileDocument,
     options: &WalkOptions,
     view: &View,
 ) -> Outcome<Box<dyn Read + Send>> {
-    read::open(document, options).map(|reader| view.markup_reader(&document.path, reader))
+    let Some(transform) = &view.transform else {
+        return read::open(document, options)
+            .map(|reader| view.markup_reader(&document.path, reader));
+    };
+    read::open_with(document, options, false).and_then(|reader| {
+        let limit = options.max_filesize.unwrap_or(prose::DEFAULT_OUTPUT_LIMIT);
+        let skipped = |name: String, reason| Outcome::Skipped { name, reason };
+        match transform.run(&document.path, reader, limit) {
+            Ok(text) => {
+                let sniffed = &text[..text.len().min(read::SNIFF_BYTES)];
+                if !options.binary && memchr::memchr(0, sniffed).is_some() {
+                    return skipped(document.display.clone(), SkipReason::Binary);
+                }
+                Outcome::Done(Box::new(std::io::Cursor::new(text)) as Box<dyn Read + Send>)
+            }
+            Err(prose::TransformError::TooLarge(..)) if options.max_filesize.is_some() => {
+                skipped(document.display.clone(), SkipReason::TooLarge)
+            }
+            Err(error) => skipped(
+                format!("{}: {error}", document.display),
+                SkipReason::Transform,
+            ),
+        }
+    })
 }
 
 #[cfg(test)]

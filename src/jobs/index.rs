@@ -82,7 +82,7 @@ pub fn add(
                 Outcome::Skipped { name, reason } => {
                     diag.tally.seen += 1;
                     diag.tally.skip(reason);
-                    diag.note(format_args!("{name}: skipped ({reason})"));
+                    diag.skip_note(&name, reason);
                 }
                 Outcome::Failed(error) => {
                     diag.tally.seen += 1;
@@ -133,7 +133,9 @@ fn fingerprint(
             Ok(metadata) => Stamp::of(&metadata),
             Err(source) => return failed(source),
         };
-        if after != before || fingerprint.bytes != before.size {
+        // A converter's text has its own length; the markup view keeps it.
+        let bytes_differ = !view.changes_length() && fingerprint.bytes != before.size;
+        if after != before || bytes_differ {
             return Outcome::Failed(crate::Error::Data {
                 name: file.display.clone(),
                 message: "changed while it was read; not stored (add it again)".to_string(),

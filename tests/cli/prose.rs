@@ -1,4 +1,5 @@
-//! Markup files compared on their text (`--markup`).
+//! Markup files compared on their text (`--markup`), and external
+//! converters (`--transform`).
 
 use crate::util::{TestDir, text};
 
@@ -205,4 +206,92 @@ fn an_index_made_with_another_markup_view_is_refused() {
     assert_eq!(refused.status.code(), Some(2));
     let message = String::from_utf8_lossy(&refused.stderr);
     assert!(message.contains("markup:raw"), "{message}");
+}
+
+/// Two copies of a text, the second with a word `zzz` between every two
+/// words: far apart, until a converter takes the `zzz`s out.
+#[cfg(unix)]
+fn padded_pair(dir: &TestDir) {
+    let words = text(3, 300);
+    dir.create("docs/a.txt", &words);
+    dir.create("docs/b.txt", words.replace(' ', " zzz "));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_transform_reads_the_file_on_stdin_or_by_its_path() {
+    let dir = TestDir::new();
+    padded_pair(&dir);
+    assert_eq!(pairs(&dir, &[])["pairs"], serde_json::json!([]));
+    for command in ["sed s/zzz//g", "sed -e s/zzz//g $IN"] {
+        let report = pairs(&dir, &["--transform", command]);
+        assert_eq!(report["pairs"][0]["jaccard"], 1.0, "{command}: {report}");
+        assert!(
+            report["params"]["features"]
+                .as_str()
+                .unwrap()
+                .ends_with(",transform")
+        );
+    }
+    // The same text for compare and explain.
+    let output = dir
+        .simdup()
+        .args(["compare", "docs/a.txt", "docs/b.txt", "--format", "json"])
+        .args(["--transform", "sed s/zzz//g"])
+        .output()
+        .unwrap();
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(value["jaccard"], 1.0);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_failing_converter_names_the_file_and_the_run_goes_on() {
+    let dir = TestDir::new();
+    padded_pair(&dir);
+    dir.create("docs/bad.txt", text(5, 100));
+    // Fails on bad.txt only, saying why on stderr.
+    let converter = "sh -c 'case \"$0\" in *bad*) echo cannot convert >&2; exit 3;; esac; \
+                     sed s/zzz//g \"$0\"' $IN";
+    let output = dir
+        .simdup()
+        .args(["scan", "docs", "--format", "json", "--transform", converter])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("docs/bad.txt") && stderr.contains("cannot convert"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("transform_failed"), "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["stats"]["skipped"]["transform_failed"], 1);
+    assert_eq!(report["pairs"][0]["jaccard"], 1.0, "{report}");
+    // A converter that cannot start: every file, each named.
+    let output = dir
+        .simdup()
+        .args([
+            "scan",
+            "docs",
+            "--transform",
+            "simdup-no-such-converter $IN",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    for name in ["docs/a.txt", "docs/b.txt", "docs/bad.txt"] {
+        assert!(stderr.contains(name), "{stderr}");
+    }
+    assert!(stderr.contains("cannot run"), "{stderr}");
+}
+
+#[test]
+fn a_transform_that_cannot_be_parsed_is_a_usage_error() {
+    let output = crate::util::simdup()
+        .args(["scan", ".", "--transform", "pandoc 'unclosed"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--transform"), "{stderr}");
 }

@@ -1,5 +1,6 @@
 //! The prose view of a document: Markdown, reStructuredText, AsciiDoc and
-//! HTML files compared on their text rather than their markup.
+//! HTML files compared on their text rather than their markup, and
+//! `--transform`'s external converters.
 //!
 //! The markup view keeps every line where it was: markup is removed
 //! within a line and the line is padded with spaces to its old length, so
@@ -15,10 +16,15 @@ mod html;
 mod inline;
 mod markdown;
 mod rst;
+mod transform;
 
 use std::fmt;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
+use std::sync::Arc;
+
+pub use transform::Transform;
+pub(crate) use transform::{DEFAULT_OUTPUT_LIMIT, TransformError};
 
 /// Longest piece of a line a scanner sees at once; a longer line is cut
 /// into pieces of this size (only pathological files have such lines).
@@ -40,6 +46,9 @@ pub enum Markup {
 pub struct View {
     /// The markup view.
     pub markup: Markup,
+    /// An external converter run on each file instead; its output is
+    /// taken as plain text.
+    pub transform: Option<Arc<Transform>>,
 }
 
 impl View {
@@ -47,7 +56,14 @@ impl View {
     pub fn raw() -> View {
         View {
             markup: Markup::Raw,
+            transform: None,
         }
+    }
+
+    /// Whether the text fingerprinted can differ in length from the file
+    /// (only a converter's output can).
+    pub fn changes_length(&self) -> bool {
+        self.transform.is_some()
     }
 
     /// A short description for the options string: empty for the default.
@@ -56,19 +72,28 @@ impl View {
         if self.markup == Markup::Raw {
             parts.push("markup:raw");
         }
+        if self.transform.is_some() {
+            parts.push("transform");
+        }
         parts
     }
 
     /// Everything of the view that changes features, for the digest.
     pub(crate) fn digest_bytes(&self) -> Vec<u8> {
-        match self.markup {
+        let mut bytes = match self.markup {
             Markup::Text => b"markup:text".to_vec(),
             Markup::Raw => b"markup:raw".to_vec(),
+        };
+        if let Some(transform) = &self.transform {
+            bytes.extend_from_slice(b"\0transform:");
+            bytes.extend_from_slice(transform.command().as_bytes());
         }
+        bytes
     }
 
     /// The markup view of a file's bytes, by its name; `reader` unchanged
-    /// for a file of no markup format, or with `--markup raw`.
+    /// for a file of no markup format, or with `--markup raw`. The
+    /// converter of `--transform` is not run here (see [`Transform::run`]).
     pub fn markup_reader(&self, path: &Path, reader: Box<dyn Read + Send>) -> Box<dyn Read + Send> {
         match (self.markup, Format::of(path)) {
             (Markup::Text, Some(format)) => Box::new(ProseReader::new(reader, format)),
@@ -80,7 +105,15 @@ impl View {
     /// text its fingerprint was made from.
     pub fn reopen(&self, path: &Path) -> io::Result<Box<dyn Read + Send>> {
         let file: Box<dyn Read + Send> = Box::new(std::fs::File::open(path)?);
-        Ok(self.markup_reader(path, file))
+        match &self.transform {
+            Some(transform) => {
+                let text = transform
+                    .run(path, file, DEFAULT_OUTPUT_LIMIT)
+                    .map_err(|error| io::Error::other(error.to_string()))?;
+                Ok(Box::new(io::Cursor::new(text)))
+            }
+            None => Ok(self.markup_reader(path, file)),
+        }
     }
 }
 

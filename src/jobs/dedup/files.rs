@@ -83,7 +83,7 @@ pub fn dedup_files(
                 Outcome::Skipped { name, reason } => {
                     diag.tally.seen += 1;
                     diag.tally.skip(reason);
-                    diag.note(format_args!("{name}: skipped ({reason})"));
+                    diag.skip_note(&name, reason);
                     Ok(())
                 }
                 Outcome::Failed(error) => {
