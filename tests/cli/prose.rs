@@ -295,3 +295,39 @@ fn a_transform_that_cannot_be_parsed_is_a_usage_error() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("--transform"), "{stderr}");
 }
+
+#[test]
+fn explain_shows_the_text_of_unique_lines_and_leaves_out_blank_ones() {
+    let dir = TestDir::new();
+    let shared = text(11, 120);
+    dir.create(
+        "docs/guide.md",
+        format!(
+            "# A guide whose *title* only this file has\n\n<div align=\"center\">\n\
+             [![build](https://ci.example.com/badge.svg)](https://ci.example.com)\n</div>\n\
+             A paragraph of its own that the plain copy does not have at all.\n\n{shared}"
+        ),
+    );
+    dir.create("docs/copy.txt", &shared);
+    let output = dir
+        .simdup()
+        .args(["explain", "docs/guide.md", "docs/copy.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let shown = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        shown.contains("Unique to docs/guide.md\n  lines 1-6\n"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("    1 |  A guide whose title only this file has\n"),
+        "{shown}"
+    );
+    assert!(shown.contains("    6 | A paragraph of its own"), "{shown}");
+    // Lines 2 to 5 have no text: none is shown, none is counted.
+    for number in 2..=5 {
+        assert!(!shown.contains(&format!("    {number} |")), "{shown}");
+    }
+    assert!(!shown.contains("more unique lines"), "{shown}");
+}
