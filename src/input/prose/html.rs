@@ -15,6 +15,62 @@ const INLINE: &[&str] = &[
     "tt", "u", "var", "wbr",
 ];
 
+/// Tags common enough in Markdown files to be taken for tags when they go
+/// on past their line.
+const KNOWN: &[&str] = &[
+    "article",
+    "blockquote",
+    "br",
+    "center",
+    "dd",
+    "details",
+    "div",
+    "dl",
+    "dt",
+    "figcaption",
+    "figure",
+    "footer",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "header",
+    "hr",
+    "iframe",
+    "img",
+    "input",
+    "li",
+    "link",
+    "meta",
+    "nav",
+    "ol",
+    "p",
+    "picture",
+    "pre",
+    "section",
+    "source",
+    "summary",
+    "svg",
+    "table",
+    "tbody",
+    "td",
+    "th",
+    "thead",
+    "tr",
+    "ul",
+    "video",
+];
+
+/// Whether a lower-case name is an HTML tag's.
+pub(super) fn is_known(name: &[u8]) -> bool {
+    KNOWN
+        .iter()
+        .chain(INLINE)
+        .any(|known| known.as_bytes() == name)
+}
+
 /// Whether a tag (lower-case name) separates words.
 pub(super) fn separates(name: &[u8]) -> bool {
     !INLINE.iter().any(|inline| inline.as_bytes() == name)

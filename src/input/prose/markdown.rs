@@ -4,9 +4,10 @@
 //! lines with their info string, heading `#`s, block quote and list
 //! markers, task boxes, thematic breaks and setext underlines, link
 //! reference definitions, link targets (`[text](url)` keeps `text`),
-//! images, autolinks, HTML tags and comments, emphasis marks and
-//! backslashes of escapes. Kept: the text, code spans and the contents of
-//! code blocks (code is text too). Character references are decoded.
+//! images, autolinks, HTML tags (a known one also over several lines) and
+//! comments, emphasis marks and backslashes of escapes. Kept: the text,
+//! code spans and the contents of code blocks (code is text too).
+//! Character references are decoded.
 
 use super::html;
 use super::inline::{Ahead, entity, is_emphasis, run_end};
@@ -22,6 +23,9 @@ pub(super) struct State {
     fence: Option<(u8, usize)>,
     /// Inside an HTML comment.
     comment: bool,
+    /// Inside an HTML tag that goes on past its line (`<img src="..."`
+    /// then `width="200">`), until its `>` or a blank line.
+    tag: bool,
 }
 
 impl State {
@@ -61,6 +65,20 @@ impl State {
                 Some(at) => {
                     self.comment = false;
                     i = at + 3;
+                }
+                None => return,
+            }
+        }
+        if self.tag {
+            match memchr::memchr(b'>', line) {
+                _ if trim_end(line).is_empty() => {
+                    self.tag = false;
+                    return;
+                }
+                Some(at) => {
+                    self.tag = false;
+                    out.push(b' ');
+                    i = at + 1;
                 }
                 None => return,
             }
@@ -274,17 +292,28 @@ impl State {
             None => false,
         };
         let end = if tag { closing.next(text, i) } else { None };
+        let name = |inside: &[u8]| -> Vec<u8> {
+            inside
+                .iter()
+                .skip_while(|&&b| b == b'/')
+                .take(16)
+                .take_while(|b| b.is_ascii_alphanumeric())
+                .map(u8::to_ascii_lowercase)
+                .collect()
+        };
         let Some(end) = end else {
+            // A known tag that goes on past the line: the rest of the line
+            // and the next lines up to its `>` are attributes. Any other
+            // `<` is text ("a <b").
+            if tag && html::is_known(&name(rest)) && !self.comment {
+                self.tag = true;
+                return text.len();
+            }
             out.push(b'<');
             return i + 1;
         };
         let inside = &text[i + 1..end];
-        let name: Vec<u8> = inside
-            .iter()
-            .skip_while(|&&b| b == b'/')
-            .take_while(|b| b.is_ascii_alphanumeric())
-            .map(u8::to_ascii_lowercase)
-            .collect();
+        let name = name(inside);
         let autolink = inside.contains(&b':') && !inside.contains(&b' ') || inside.contains(&b'@');
         if !autolink && html::separates(&name) {
             out.push(b' ');
@@ -420,6 +449,19 @@ mod tests {
             [
                 "The", "title", "A", "bold", "link", "and", "item_one", "a*b*c", "second", "line",
                 "See", "this", "&", "."
+            ]
+        );
+    }
+
+    #[test]
+    fn a_tag_that_goes_on_past_its_line_is_dropped_to_its_end() {
+        let doc = "<p align=\"center\">\n  <img src=\"logo.png\" alt=\"logo\"\n       width=\"200\">\n\
+                   </p>\n\nText with a < b, 2<3 and <notatag d.\n<div\n\nafter a blank line\n";
+        assert_eq!(
+            words(doc),
+            [
+                "Text", "with", "a", "<", "b,", "2<3", "and", "<notatag", "d.", "after", "a",
+                "blank", "line"
             ]
         );
     }
