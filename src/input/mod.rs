@@ -3,9 +3,10 @@
 //!
 //! It owns everything between the user's arguments and a byte stream per
 //! document: the directory walk and its filters ([`walk`]), opening a file
-//! with its binary and size checks ([`open_document`]), path lists for
-//! `--files-from` ([`read_path_list`]), records on stdin ([`RecordReader`]),
-//! fingerprint files written by `simdup fingerprint`
+//! with its binary and size checks as the text its features are made of
+//! ([`open_view`]: the markup view or a converter's output, [`prose`]),
+//! path lists for `--files-from` ([`read_path_list`]), records on stdin
+//! ([`RecordReader`]), fingerprint files written by `simdup fingerprint`
 //! (`FingerprintBlocks`) and sizes like `10M` ([`parse_size`]).
 //! It does not fingerprint, print or count: every outcome is a value the
 //! caller reports.
