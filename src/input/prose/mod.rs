@@ -188,10 +188,15 @@ impl Scanner {
 /// fuzzing; files go through [`View::markup_reader`]).
 pub fn prose_of(format: Format, bytes: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(bytes.len());
-    ProseReader::new(bytes, format)
+    prose_reader(format, bytes)
         .read_to_end(&mut out)
         .unwrap_or_default();
     out
+}
+
+/// A reader of the text of what `reader` reads, in `format`.
+pub fn prose_reader<R: Read>(format: Format, reader: R) -> impl Read {
+    ProseReader::new(reader, format)
 }
 
 /// A reader of a document's text: each line of the inner reader, through
