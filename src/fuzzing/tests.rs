@@ -219,6 +219,9 @@ fn regressions() {
     super::records(
         b"\x02\x04\xff\x10\x03\x07{\"text\":\"a\",\"id\":\"x\",\"text\":\"\",\"tt\":\"\xff\xff\xff\xe8\"}\n[1]\n",
     );
+    // `markup`: `&#xA;` in HTML decoded to a line break, which moved the
+    // lines after it.
+    super::markup(b"\x03\x04\x09iJQ\x01\x00\xd8 &#xA;;<\nip\xe7> f \"\xf4");
 }
 
 /// A features line ending in several carriage returns lost one on each

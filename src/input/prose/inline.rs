@@ -108,9 +108,12 @@ pub(super) fn entity(text: &[u8], out: &mut Vec<u8>) -> Option<usize> {
             None if !number.is_empty() && number.len() <= 7 => number.parse().ok()?,
             _ => return None,
         };
-        let decoded = char::from_u32(value)
-            .filter(|&c| c != '\0')
-            .unwrap_or('\u{fffd}');
+        let decoded = match char::from_u32(value) {
+            None | Some('\0') => '\u{fffd}',
+            // `&#10;` must not break a line: lines are the file's.
+            Some(c) if c.is_control() && c != '\t' => ' ',
+            Some(c) => c,
+        };
         let mut buffer = [0; 4];
         out.extend_from_slice(decoded.encode_utf8(&mut buffer).as_bytes());
     } else if let Some((_, decoded)) = ENTITIES.iter().find(|(n, _)| *n == name) {
@@ -206,6 +209,10 @@ mod tests {
         assert_eq!(decode("&#x1F600;"), Some(("😀".into(), 9)));
         assert_eq!(decode("&#0;"), Some(("\u{fffd}".into(), 4)));
         assert_eq!(decode("&#xD800;"), Some(("\u{fffd}".into(), 8)));
+        // Never a line break, which would move the file's lines.
+        assert_eq!(decode("&#xA;"), Some((" ".into(), 5)));
+        assert_eq!(decode("&#13;"), Some((" ".into(), 5)));
+        assert_eq!(decode("&#9;"), Some(("\t".into(), 4)));
         assert_eq!(decode("&unknown;"), None);
         assert_eq!(decode("& amp"), None);
         assert_eq!(decode("&#;"), None);
