@@ -178,6 +178,56 @@ fn explain_and_sarif_point_at_the_markdown_files_own_lines() {
 }
 
 #[test]
+fn fingerprint_dedup_and_a_stored_index_see_the_same_text() {
+    let dir = TestDir::new();
+    markup_pair(&dir);
+    // The same text, so the same features and SimHash.
+    let output = dir
+        .simdup()
+        .args(["fingerprint", "docs/notes.md", "docs/notes.html"])
+        .output()
+        .unwrap();
+    let printed = String::from_utf8_lossy(&output.stdout);
+    let hashes: Vec<&str> = printed
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .map(|line| line.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(hashes.len(), 2, "{printed}");
+    assert_eq!(hashes[0], hashes[1], "{printed}");
+    // dedup keeps the first of a list of files.
+    let output = dir
+        .simdup()
+        .args(["dedup", "--files-from", "-", "-q"])
+        .write_stdin("docs/notes.md\ndocs/notes.html\n")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "docs/notes.md\n");
+    // A stored Markdown file is found from its HTML page.
+    let added = dir
+        .simdup()
+        .args(["index", "add", "--db", "i.db", "-q", "docs/notes.md"])
+        .output()
+        .unwrap();
+    assert_eq!(added.status.code(), Some(0));
+    let against = dir
+        .simdup()
+        .args([
+            "scan",
+            "docs/notes.html",
+            "--against",
+            "i.db",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&against.stdout).unwrap();
+    assert_eq!(report["pairs"][0]["jaccard"], 1.0, "{report}");
+}
+
+#[test]
 fn the_config_file_can_turn_the_text_view_off() {
     let dir = TestDir::new();
     markup_pair(&dir);
