@@ -133,7 +133,7 @@ pub enum Format {
     Markdown,
     /// `.rst`, `.rest`.
     Rst,
-    /// `.adoc`, `.asciidoc`, `.asc`.
+    /// `.adoc`, `.asciidoc` (not `.asc`, which is mostly PGP signatures).
     AsciiDoc,
     /// `.html`, `.htm`, `.xhtml`.
     Html,
@@ -147,7 +147,7 @@ impl Format {
         Some(match extension.as_str() {
             "md" | "markdown" | "mdown" | "mkd" => Format::Markdown,
             "rst" | "rest" => Format::Rst,
-            "adoc" | "asciidoc" | "asc" => Format::AsciiDoc,
+            "adoc" | "asciidoc" => Format::AsciiDoc,
             "html" | "htm" | "xhtml" => Format::Html,
             _ => return None,
         })

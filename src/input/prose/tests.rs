@@ -105,6 +105,7 @@ fn formats_by_extension_in_any_case() {
     assert_eq!(of("x.MARKDOWN"), Some(Format::Markdown));
     assert_eq!(of("index.rst"), Some(Format::Rst));
     assert_eq!(of("guide.adoc"), Some(Format::AsciiDoc));
+    assert_eq!(of("release.tar.gz.asc"), None);
     assert_eq!(of("page.HTM"), Some(Format::Html));
     assert_eq!(of("page.xhtml"), Some(Format::Html));
     assert_eq!(of("notes.txt"), None);
