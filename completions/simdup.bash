@@ -176,7 +176,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__compare)
-            opts="-h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --binary --format --color --help --version"
+            opts="-h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --binary --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -207,6 +207,14 @@ _simdup() {
                     return 0
                     ;;
                 --frequency-ceiling)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --markup)
+                    COMPREPLY=($(compgen -W "text raw" -- "${cur}"))
+                    return 0
+                    ;;
+                --transform)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -244,7 +252,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__dedup)
-            opts="-L -g -0 -t -k -q -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --hidden --follow --glob --max-filesize --binary --no-ignore --files-from --null --records --text-field --id-field --threshold --max-distance --min-features --keep --print-duplicates --dropped --strict --quiet --threads --color --help --version"
+            opts="-L -g -0 -t -k -q -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --hidden --follow --glob --max-filesize --binary --no-ignore --files-from --null --records --text-field --id-field --threshold --max-distance --min-features --keep --print-duplicates --dropped --strict --quiet --threads --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -275,6 +283,14 @@ _simdup() {
                     return 0
                     ;;
                 --frequency-ceiling)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --markup)
+                    COMPREPLY=($(compgen -W "text raw" -- "${cur}"))
+                    return 0
+                    ;;
+                --transform)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -372,7 +388,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__distributed__subcmd__fingerprint)
-            opts="-h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --color --help --version"
+            opts="-h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -403,6 +419,14 @@ _simdup() {
                     return 0
                     ;;
                 --frequency-ceiling)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --markup)
+                    COMPREPLY=($(compgen -W "text raw" -- "${cur}"))
+                    return 0
+                    ;;
+                --transform)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -526,7 +550,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__distributed__subcmd__verify)
-            opts="-t -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --threshold --color --help --version"
+            opts="-t -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --threshold --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -560,6 +584,14 @@ _simdup() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --markup)
+                    COMPREPLY=($(compgen -W "text raw" -- "${cur}"))
+                    return 0
+                    ;;
+                --transform)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --threshold)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -580,7 +612,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__explain)
-            opts="-h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --binary --format --color --help --version"
+            opts="-h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --binary --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -611,6 +643,14 @@ _simdup() {
                     return 0
                     ;;
                 --frequency-ceiling)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --markup)
+                    COMPREPLY=($(compgen -W "text raw" -- "${cur}"))
+                    return 0
+                    ;;
+                --transform)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -630,7 +670,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__fingerprint)
-            opts="-L -g -v -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --hidden --follow --glob --max-filesize --binary --no-ignore --format --sdr --verbose --threads --color --help --version"
+            opts="-L -g -v -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --hidden --follow --glob --max-filesize --binary --no-ignore --format --sdr --verbose --threads --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -661,6 +701,14 @@ _simdup() {
                     return 0
                     ;;
                 --frequency-ceiling)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --markup)
+                    COMPREPLY=($(compgen -W "text raw" -- "${cur}"))
+                    return 0
+                    ;;
+                --transform)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -974,7 +1022,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__index__subcmd__add)
-            opts="-L -g -q -v -j -h -V --records --text-field --id-field --db --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --hidden --follow --glob --max-filesize --binary --no-ignore --quiet --verbose --threads --color --help --version"
+            opts="-L -g -q -v -j -h -V --records --text-field --id-field --db --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --hidden --follow --glob --max-filesize --binary --no-ignore --quiet --verbose --threads --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1021,6 +1069,14 @@ _simdup() {
                     return 0
                     ;;
                 --frequency-ceiling)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --markup)
+                    COMPREPLY=($(compgen -W "text raw" -- "${cur}"))
+                    return 0
+                    ;;
+                --transform)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1224,7 +1280,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__scan)
-            opts="-L -g -0 -t -k -q -v -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --hidden --follow --glob --max-filesize --binary --no-ignore --files-from --null --records --text-field --id-field --fingerprints --against --cache --threshold --raw --verify --max-distance --method --window --max-pairs --max-candidates --min-features --format --groups --show-text --fail-on-duplicates --baseline --write-baseline --update-baseline --no-config --quiet --verbose --threads --color --help --version"
+            opts="-L -g -0 -t -k -q -v -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --hidden --follow --glob --max-filesize --binary --no-ignore --files-from --null --records --text-field --id-field --fingerprints --against --cache --threshold --raw --verify --max-distance --method --window --max-pairs --max-candidates --min-features --format --groups --show-text --fail-on-duplicates --baseline --write-baseline --update-baseline --no-config --quiet --verbose --threads --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1255,6 +1311,14 @@ _simdup() {
                     return 0
                     ;;
                 --frequency-ceiling)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --markup)
+                    COMPREPLY=($(compgen -W "text raw" -- "${cur}"))
+                    return 0
+                    ;;
+                --transform)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -73,6 +73,16 @@ impl Diagnostics {
         }
     }
 
+    /// Says that an input was skipped: always when something went wrong
+    /// with it (its converter failed), otherwise as a note.
+    pub fn skip_note(&self, name: &str, reason: SkipReason) {
+        if reason.is_failure() {
+            print_stderr(format_args!("simdup: {name}: skipped ({reason})"));
+        } else {
+            self.note(format_args!("{name}: skipped ({reason})"));
+        }
+    }
+
     /// A warning, always printed, that does not change the exit code.
     pub fn warn(&self, message: impl Display) {
         print_stderr(format_args!("simdup: warning: {message}"));

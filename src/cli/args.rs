@@ -11,7 +11,9 @@ use simdup::fingerprint::{
     Case, FeatureHash, FeatureOptions, Punctuation, Shingle, TokenSet, UnicodeForm, Vocabulary,
     Weighting,
 };
-use simdup::input::{GlobFilter, RecordFormat, RecordOptions, WalkOptions};
+use simdup::input::{
+    GlobFilter, Markup, RecordFormat, RecordOptions, Transform, View, WalkOptions,
+};
 use simdup::search::Method;
 
 /// Defaults chosen by the quality report (docs/QUALITY.md, "Results").
@@ -46,6 +48,15 @@ pub enum WeightArg {
     Tf,
     /// Every distinct feature counts once.
     Binary,
+}
+
+/// How markup files are read, as typed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MarkupArg {
+    /// Their text: markup, link targets, front matter and fence lines dropped, code kept.
+    Text,
+    /// Their bytes as written.
+    Raw,
 }
 
 /// Options that change a fingerprint.
@@ -100,6 +111,16 @@ pub struct FeatureArgs {
     /// Keep at most N occurrences of each token in a document (htm.core).
     #[arg(long, value_name = "N")]
     pub frequency_ceiling: Option<u32>,
+
+    /// How Markdown (.md), reStructuredText (.rst), AsciiDoc (.adoc) and HTML (.html) files are
+    /// compared: on their text, or on their raw bytes.
+    #[arg(long, value_enum, value_name = "HOW", default_value_t = MarkupArg::Text)]
+    pub markup: MarkupArg,
+
+    /// Compare what CMD writes for each file instead (e.g. 'pandoc -t plain $IN'): $IN is the
+    /// file's path; without $IN the file is on CMD's stdin. Run without a shell.
+    #[arg(long, value_name = "CMD")]
+    pub transform: Option<String>,
 }
 
 impl FeatureArgs {
@@ -118,6 +139,8 @@ impl FeatureArgs {
             && self.exclude_tokens.is_none()
             && self.frequency_floor.is_none()
             && self.frequency_ceiling.is_none()
+            && self.markup == MarkupArg::Text
+            && self.transform.is_none()
     }
 
     /// The library's feature options; reads the vocabulary files and
@@ -162,6 +185,16 @@ impl FeatureArgs {
             },
             frequency_floor: self.frequency_floor.unwrap_or(0),
             frequency_ceiling: self.frequency_ceiling,
+            view: View {
+                markup: match self.markup {
+                    MarkupArg::Text => Markup::Text,
+                    MarkupArg::Raw => Markup::Raw,
+                },
+                transform: match &self.transform {
+                    Some(command) => Some(Arc::new(command.parse::<Transform>()?)),
+                    None => None,
+                },
+            },
         };
         options.validate()?;
         Ok(options)

@@ -16,6 +16,7 @@ use clap::ValueEnum;
 use clap::parser::ValueSource;
 use serde::Deserialize;
 
+use super::args::MarkupArg;
 use super::scan::{FormatArg, ScanArgs};
 use simdup::jobs::scan::allowlist::{Allowlist, Rule};
 
@@ -42,6 +43,10 @@ pub struct ConfigFile {
     pub no_ignore: Option<bool>,
     /// `--shingle`.
     pub shingle: Option<String>,
+    /// `--markup` (`text` or `raw`).
+    pub markup: Option<String>,
+    /// `--transform`.
+    pub transform: Option<String>,
     /// Accepted pairs and groups (the allowlist).
     #[serde(default)]
     pub accept: Vec<AcceptEntry>,
@@ -131,6 +136,19 @@ impl Config {
         }
         if let Some(globs) = &values.globs {
             simdup::input::GlobFilter::new(globs).map_err(|error| self.bad("globs", error))?;
+        }
+        if let Some(markup) = &values.markup {
+            MarkupArg::from_str(markup, false).map_err(|_| {
+                self.bad(
+                    "markup",
+                    format_args!("unknown value '{markup}' (text or raw)"),
+                )
+            })?;
+        }
+        if let Some(transform) = &values.transform {
+            transform
+                .parse::<simdup::input::Transform>()
+                .map_err(|error| self.bad("transform", error))?;
         }
         for (index, entry) in values.accept.iter().enumerate() {
             let key = format!("accept[{}]", index + 1);
@@ -242,6 +260,20 @@ impl Config {
         {
             args.features.shingle = Some(shingle);
         }
+        let own_features = args.fingerprints.is_empty() || args.verify;
+        if let Some(markup) = &values.markup
+            && !given("markup")
+            && own_features
+            && let Ok(markup) = MarkupArg::from_str(markup, false)
+        {
+            args.features.markup = markup;
+        }
+        if let Some(transform) = &values.transform
+            && !given("transform")
+            && own_features
+        {
+            args.features.transform = Some(transform.clone());
+        }
     }
 }
 
@@ -311,7 +343,7 @@ mod tests {
         let config = parse(
             "paths = [\"docs\"]\nthreshold = 0.9\nglobs = [\"*.md\"]\nbaseline = \".b\"\n\
              format = \"sarif\"\nfail-on-duplicates = true\nno-ignore = true\n\
-             shingle = \"words:4\"\n[[accept]]\npaths = [\"licenses/*\"]\n\
+             shingle = \"words:4\"\nmarkup = \"raw\"\ntransform = \"pandoc -t plain $IN\"\n[[accept]]\npaths = [\"licenses/*\"]\n\
              [[accept]]\npair = [\"a.md\", \"b.md\"]\n",
         )
         .unwrap();
@@ -327,6 +359,8 @@ mod tests {
             ("threshold = \"high\"\n", "threshold"),
             ("format = \"xml\"\n", "format"),
             ("shingle = \"words:0\"\n", "shingle"),
+            ("markup = \"pretty\"\n", "markup"),
+            ("transform = \"a 'b\"\n", "transform"),
             ("[[accept]]\npair = [\"a\"]\n", "accept[1]"),
             ("[[accept]]\nglob = [\"a\"]\n", "glob"),
         ] {

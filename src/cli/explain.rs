@@ -192,17 +192,29 @@ fn unique<W: Write>(
     }
     writeln!(out, "{}", paint.header(format_args!("Unique to {name}")))?;
     let all = split_lines(text);
+    // The text of a line, without its ending and trailing blanks: a
+    // markup file's text view pads its lines with spaces where markup was.
+    let text_of = |number: u32| {
+        let line = all.get(number as usize - 1).copied().unwrap_or_default();
+        String::from_utf8_lossy(line).trim_end().to_string()
+    };
     let mut shown = 0;
-    let total: u32 = ranges.iter().map(|r| r.end - r.start + 1).sum();
+    // Blank lines say nothing: neither shown nor counted.
+    let total = ranges
+        .iter()
+        .flat_map(|range| range.start..=range.end)
+        .filter(|&number| !text_of(number).is_empty())
+        .count();
     for range in ranges {
         writeln!(out, "  {}", paint.warning(lines(*range)))?;
         for number in range.start..=range.end {
             if shown == SHOWN_LINES {
                 break;
             }
-            let line = all.get(number as usize - 1).copied().unwrap_or_default();
-            let line = String::from_utf8_lossy(line);
-            let line = line.trim_end_matches(['\n', '\r']);
+            let line = text_of(number);
+            if line.is_empty() {
+                continue;
+            }
             writeln!(
                 out,
                 "    {} {line}",
@@ -211,12 +223,8 @@ fn unique<W: Write>(
             shown += 1;
         }
     }
-    if total as usize > shown {
-        writeln!(
-            out,
-            "  ({} more unique lines not shown)",
-            total as usize - shown
-        )?;
+    if total > shown {
+        writeln!(out, "  ({} more unique lines not shown)", total - shown)?;
     }
     Ok(())
 }

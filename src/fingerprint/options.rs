@@ -9,6 +9,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 use super::weights::{TokenSet, Vocabulary};
+use crate::input::View;
 use crate::{Error, Result};
 
 /// Largest N accepted in `words:N` / `chars:N`; bounds the shingle buffer.
@@ -140,6 +141,10 @@ pub struct FeatureOptions {
     /// Keep at most this many occurrences of each token (and, with token
     /// similarity, of each character within a token).
     pub frequency_ceiling: Option<u32>,
+    /// How a file's bytes become its text: the markup view of Markdown,
+    /// reStructuredText, AsciiDoc and HTML files, or an external converter.
+    /// Records and standard input are read as they are.
+    pub view: View,
 }
 
 impl Default for FeatureOptions {
@@ -157,6 +162,7 @@ impl Default for FeatureOptions {
             exclude: None,
             frequency_floor: 0,
             frequency_ceiling: None,
+            view: View::default(),
         }
     }
 }
@@ -250,6 +256,7 @@ impl FeatureOptions {
         if let Some(ceiling) = self.frequency_ceiling {
             parts.push(format!("ceiling:{ceiling}"));
         }
+        parts.extend(self.view.describe().into_iter().map(String::from));
         parts.join(",")
     }
 
@@ -277,6 +284,9 @@ impl FeatureOptions {
                 field(token.as_bytes());
             }
         }
+        // The view changes the text of files, so their features.
+        field(b"view");
+        field(&self.view.digest_bytes());
         format!("{:016x}", hasher.digest())
     }
 }
@@ -358,6 +368,24 @@ mod tests {
             },
             FeatureOptions {
                 frequency_ceiling: Some(2),
+                ..base.clone()
+            },
+            FeatureOptions {
+                view: View::raw(),
+                ..base.clone()
+            },
+            FeatureOptions {
+                view: View {
+                    transform: Some(Arc::new("tr a-z A-Z".parse().unwrap())),
+                    ..View::default()
+                },
+                ..base.clone()
+            },
+            FeatureOptions {
+                view: View {
+                    transform: Some(Arc::new("tr a-z B-Z".parse().unwrap())),
+                    ..View::default()
+                },
                 ..base.clone()
             },
         ];

@@ -11,6 +11,7 @@
 mod baseline;
 mod fingerprint;
 mod fingerprint_file;
+mod markup;
 mod options;
 mod records;
 #[cfg(test)]
@@ -21,6 +22,7 @@ use std::io::{self, Read};
 pub use baseline::{allowlist, baseline};
 pub use fingerprint::fingerprint;
 pub use fingerprint_file::fingerprint_file;
+pub use markup::markup;
 pub use options::options;
 pub use records::{path_list, records};
 

@@ -71,6 +71,24 @@ const FRAGMENTS: &[&[u8]] = &[
     b"THE Quick",
     b"caf\xc3\xa9 ",
     b"x",
+    b"<",
+    b">",
+    b"</",
+    b"<!--",
+    b"-->",
+    b"&amp;",
+    b"&#x",
+    b";",
+    b"[",
+    b"](",
+    b")",
+    b"`",
+    b"```",
+    b"---",
+    b".. ",
+    b"::",
+    b"====",
+    b"<<",
 ];
 
 /// Valid inputs the mutations start from, per entry point.
@@ -95,6 +113,12 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
         "baseline" => &[
             b"\x00\x07# simdup baseline v1\n# features words:3 digest=ab\na.txt\tb.txt\t0123456789abcdef:0123456789abcdef\t0123456789abcdef:0123456789abcdef\n",
             b"\x01\x02# simdup baseline v1\r\n\\#x\ty\\tz\t1:2\t3:4\n",
+        ],
+        "markup" => &[
+            b"\x00\x01\x07---\ntitle: x\n---\n# Head *a* #\n> [l](u \"t\") ![i](j) `c*d`\n```py\nx = 1\n```\n[r]: u\n<!-- c\n-->&amp; <b>b</b>\n",
+            b"\x01\x02\x03Head\n====\n.. note:: n\n   :class: c\n\n   `a <u>`_ :ref:`x <y>` ``l`` w_ [1]_\n.. c\n   d\n",
+            b"\x02\x03\x05= T\n:a: b\n[source]\n----\nx\n----\n////\nc\n////\nlink:u[t] https://u[v] <<i,t>> {a} *b* image:i[a]\n",
+            b"\x03\x04\x09<!DOCTYPE html><p class=\"a\nb\">caf&eacute; &#x41;<script>if (a<b) {}</script></p>\n<!--\n-->",
         ],
         "allowlist" => &[
             b"docs/*.md licences/**\na.md\tb/*.md\n\nroot/docs/a.md\nroot/licences/x/y\n/cwd/root/a.md\nb/c.md\n../a",
@@ -178,6 +202,11 @@ fn smoke_baseline() {
 }
 
 #[test]
+fn smoke_markup() {
+    smoke("markup", CASES, super::markup);
+}
+
+#[test]
 fn smoke_allowlist() {
     smoke("allowlist", CASES, super::allowlist);
 }
@@ -192,6 +221,9 @@ fn regressions() {
     super::records(
         b"\x02\x04\xff\x10\x03\x07{\"text\":\"a\",\"id\":\"x\",\"text\":\"\",\"tt\":\"\xff\xff\xff\xe8\"}\n[1]\n",
     );
+    // `markup`: `&#xA;` in HTML decoded to a line break, which moved the
+    // lines after it.
+    super::markup(b"\x03\x04\x09iJQ\x01\x00\xd8 &#xA;;<\nip\xe7> f \"\xf4");
 }
 
 /// A features line ending in several carriage returns lost one on each

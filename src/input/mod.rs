@@ -3,9 +3,10 @@
 //!
 //! It owns everything between the user's arguments and a byte stream per
 //! document: the directory walk and its filters ([`walk`]), opening a file
-//! with its binary and size checks ([`open_document`]), path lists for
-//! `--files-from` ([`read_path_list`]), records on stdin ([`RecordReader`]),
-//! fingerprint files written by `simdup fingerprint`
+//! with its binary and size checks as the text its features are made of
+//! ([`open_view`]: the markup view or a converter's output, [`prose`]),
+//! path lists for `--files-from` ([`read_path_list`]), records on stdin
+//! ([`RecordReader`]), fingerprint files written by `simdup fingerprint`
 //! (`FingerprintBlocks`) and sizes like `10M` ([`parse_size`]).
 //! It does not fingerprint, print or count: every outcome is a value the
 //! caller reports.
@@ -18,6 +19,7 @@ mod fingerprint_file;
 mod glob;
 mod ignore_files;
 mod json_fields;
+pub mod prose;
 mod read;
 mod records;
 mod size;
@@ -35,6 +37,7 @@ pub(crate) use fingerprint_file::{
     open as open_fingerprint_file, write_text_line,
 };
 pub use glob::GlobFilter;
+pub use prose::{Markup, Transform, View};
 pub(crate) use records::RecordBlocks;
 pub use records::{RecordFormat, RecordOptions};
 pub use size::parse_size;
@@ -80,6 +83,8 @@ pub enum SkipReason {
     Symlink,
     /// Larger than `--max-filesize`, or a record longer than its limit.
     TooLarge,
+    /// The `--transform` converter failed on it.
+    Transform,
 }
 
 impl serde::Serialize for SkipReason {
@@ -97,7 +102,7 @@ impl fmt::Display for SkipReason {
 impl SkipReason {
     /// Every reason, in order.
     #[cfg(test)]
-    const ALL: [SkipReason; 8] = [
+    const ALL: [SkipReason; 9] = [
         SkipReason::Binary,
         SkipReason::Duplicate,
         SkipReason::Excluded,
@@ -106,6 +111,7 @@ impl SkipReason {
         SkipReason::NotRegular,
         SkipReason::Symlink,
         SkipReason::TooLarge,
+        SkipReason::Transform,
     ];
 
     /// The reason as a stable snake_case word.
@@ -119,7 +125,14 @@ impl SkipReason {
             SkipReason::NotRegular => "not_regular",
             SkipReason::Symlink => "symlink",
             SkipReason::Duplicate => "duplicate",
+            SkipReason::Transform => "transform_failed",
         }
+    }
+
+    /// Whether the input was passed over because something went wrong,
+    /// which is always said, not only with `--verbose`.
+    pub fn is_failure(&self) -> bool {
+        matches!(self, SkipReason::Transform)
     }
 }
 
@@ -187,12 +200,50 @@ pub(crate) fn walk(paths: &[PathBuf], options: &WalkOptions) -> Vec<Outcome<File
 /// `max_filesize`, it never yields more than that many bytes: a file that
 /// grew past the limit since it was opened ends in an I/O error instead.
 /// A FIFO is read only when named explicitly, and never waits for a
-/// writer: with none, it reads as empty.
+/// writer: with none, it reads as empty. (The jobs open files through
+/// [`open_view`], which calls this.)
+#[cfg(test)]
 pub(crate) fn open_document(
     document: &FileDocument,
     options: &WalkOptions,
 ) -> Outcome<Box<dyn Read + Send>> {
     read::open(document, options)
+}
+
+/// Opens a file and gives the text its features are made of: what the
+/// `--transform` converter writes, or else the markup view of the file
+/// ([`View::markup_reader`]). A converter that fails passes the file over
+/// (`transform_failed`, its name saying why); its output is sniffed for
+/// binary content instead of the file, which it may well turn into text.
+pub(crate) fn open_view(
+    document: &FileDocument,
+    options: &WalkOptions,
+    view: &View,
+) -> Outcome<Box<dyn Read + Send>> {
+    let Some(transform) = &view.transform else {
+        return read::open(document, options)
+            .map(|reader| view.markup_reader(&document.path, reader));
+    };
+    read::open_with(document, options, false).and_then(|reader| {
+        let limit = options.max_filesize.unwrap_or(prose::DEFAULT_OUTPUT_LIMIT);
+        let skipped = |name: String, reason| Outcome::Skipped { name, reason };
+        match transform.run(&document.path, reader, limit) {
+            Ok(text) => {
+                let sniffed = &text[..text.len().min(read::SNIFF_BYTES)];
+                if !options.binary && memchr::memchr(0, sniffed).is_some() {
+                    return skipped(document.display.clone(), SkipReason::Binary);
+                }
+                Outcome::Done(Box::new(std::io::Cursor::new(text)) as Box<dyn Read + Send>)
+            }
+            Err(prose::TransformError::TooLarge(..)) if options.max_filesize.is_some() => {
+                skipped(document.display.clone(), SkipReason::TooLarge)
+            }
+            Err(error) => skipped(
+                format!("{}: {error}", document.display),
+                SkipReason::Transform,
+            ),
+        }
+    })
 }
 
 #[cfg(test)]

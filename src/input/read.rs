@@ -14,6 +14,16 @@ pub(super) fn open(
     document: &FileDocument,
     options: &WalkOptions,
 ) -> Outcome<Box<dyn Read + Send>> {
+    open_with(document, options, true)
+}
+
+/// [`open`], without the binary sniff when `sniff` is false (a converter's
+/// output is sniffed instead: it turns binary formats into text).
+pub(super) fn open_with(
+    document: &FileDocument,
+    options: &WalkOptions,
+    sniff: bool,
+) -> Outcome<Box<dyn Read + Send>> {
     let skipped = |reason| Outcome::Skipped {
         name: document.display.clone(),
         reason,
@@ -65,7 +75,7 @@ pub(super) fn open(
     {
         return failed(source);
     }
-    if !options.binary && memchr::memchr(0, &prefix).is_some() {
+    if sniff && !options.binary && memchr::memchr(0, &prefix).is_some() {
         return skipped(SkipReason::Binary);
     }
     if prefix.len() < SNIFF_BYTES {

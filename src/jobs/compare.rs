@@ -63,7 +63,7 @@ fn measure(fingerprinter: &Fingerprinter, path: &Path, walk: &WalkOptions) -> Re
         name,
         error_name,
         reader,
-    } = jobs::open_named(path, walk, "not compared")?;
+    } = jobs::open_named(path, walk, &fingerprinter.options().view, "not compared")?;
     let io_error = |source| Error::io_named(&error_name, source);
     let mut spool = tempfile::tempfile().map_err(|e| Error::io_named("a temporary file", e))?;
     let mut reader = reader;

@@ -10,7 +10,7 @@ use std::io::Read;
 use std::path::Path;
 
 use crate::fingerprint::{Fingerprint, Fingerprinter, intersection, jaccard};
-use crate::input::WalkOptions;
+use crate::input::{View, WalkOptions};
 use crate::verify::passages::{self, Passages};
 use crate::{Error, Result, jobs};
 
@@ -69,8 +69,9 @@ pub fn passages_of_files(
     b: &Path,
     walk: &WalkOptions,
 ) -> Option<Passages> {
-    let a = read_bytes(a, walk).ok()?.1;
-    let b = read_bytes(b, walk).ok()?.1;
+    let view = &fingerprinter.options().view;
+    let a = read_bytes(a, walk, view).ok()?.1;
+    let b = read_bytes(b, walk, view).ok()?.1;
     Some(passages::find(fingerprinter, &a, &b))
 }
 
@@ -108,13 +109,13 @@ pub fn measure(fingerprinter: &Fingerprinter, name: String, text: Vec<u8>) -> Ex
 }
 
 fn read(fingerprinter: &Fingerprinter, path: &Path, walk: &WalkOptions) -> Result<Explained> {
-    let (name, text) = read_bytes(path, walk)?;
+    let (name, text) = read_bytes(path, walk, &fingerprinter.options().view)?;
     Ok(measure(fingerprinter, name, text))
 }
 
-/// Reads a document whole, through the input layer's checks.
-fn read_bytes(path: &Path, walk: &WalkOptions) -> Result<(String, Vec<u8>)> {
-    let mut named = jobs::open_named(path, walk, "not explained")?;
+/// Reads a document whole, through the input layer's checks and `view`.
+fn read_bytes(path: &Path, walk: &WalkOptions, view: &View) -> Result<(String, Vec<u8>)> {
+    let mut named = jobs::open_named(path, walk, view, "not explained")?;
     let mut text = Vec::new();
     named
         .reader

@@ -148,7 +148,7 @@ fn encode(
             Outcome::Done(Box::new(io::stdin()) as Box<dyn io::Read + Send>),
         ),
         Input::File(file) => {
-            let opened = input::open_document(&file, walk);
+            let opened = input::open_view(&file, walk, &fingerprinter.options().view);
             (file.display, opened)
         }
     };

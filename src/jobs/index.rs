@@ -95,7 +95,7 @@ pub fn add(
                 Outcome::Skipped { name, reason } => {
                     diag.tally.seen += 1;
                     diag.tally.skip(reason);
-                    diag.note(format_args!("{name}: skipped ({reason})"));
+                    diag.skip_note(&name, reason);
                 }
                 Outcome::Failed(error) => {
                     diag.tally.seen += 1;
@@ -227,7 +227,8 @@ fn fingerprint(
     if stored == Some(&before) {
         return Outcome::Done(Added::Unchanged);
     }
-    crate::input::open_document(file, walk).and_then(|reader| {
+    let view = &fingerprinter.options().view;
+    crate::input::open_view(file, walk, view).and_then(|reader| {
         let mut prefix = Prefix::new(reader);
         let fingerprint = match fingerprinter.fingerprint_reader(&mut prefix) {
             Ok(fingerprint) => fingerprint,
@@ -238,7 +239,9 @@ fn fingerprint(
             Ok(metadata) => Stamp::of(&metadata),
             Err(source) => return failed(source),
         };
-        if after != before || fingerprint.bytes != before.size {
+        // A converter's text has its own length; the markup view keeps it.
+        let bytes_differ = !view.changes_length() && fingerprint.bytes != before.size;
+        if after != before || bytes_differ {
             return Outcome::Failed(crate::Error::Data {
                 name: file.display.clone(),
                 message: "changed while it was read; not stored (add it again)".to_string(),

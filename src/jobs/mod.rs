@@ -29,7 +29,7 @@ use std::io::Read;
 use std::path::Path;
 
 use crate::error::STDIN;
-use crate::input::{self, FileDocument, Outcome, SkipReason, WalkOptions};
+use crate::input::{self, FileDocument, Outcome, SkipReason, View, WalkOptions};
 use crate::{Error, Result};
 
 /// Whether a path argument stands for standard input.
@@ -58,9 +58,15 @@ pub(crate) fn at_most_one_stdin(a: &Path, b: &Path) -> Result<()> {
 }
 
 /// Opens a document named on the command line (or stdin) through the
-/// input layer's checks; one the checks pass over is an error saying it
-/// was `not_done` ("not compared") and why.
-pub(crate) fn open_named(path: &Path, walk: &WalkOptions, not_done: &str) -> Result<Named> {
+/// input layer's checks, through `view` (stdin is read as it is); one the
+/// checks pass over is an error saying it was `not_done` ("not compared")
+/// and why.
+pub(crate) fn open_named(
+    path: &Path,
+    walk: &WalkOptions,
+    view: &View,
+    not_done: &str,
+) -> Result<Named> {
     if is_stdin(path) {
         return Ok(Named {
             name: "-".into(),
@@ -73,7 +79,7 @@ pub(crate) fn open_named(path: &Path, walk: &WalkOptions, not_done: &str) -> Res
         display: path.display().to_string(),
         explicit: true,
     };
-    match input::open_document(&document, walk) {
+    match input::open_view(&document, walk, view) {
         Outcome::Done(reader) => Ok(Named {
             name: document.display.clone(),
             error_name: document.display,

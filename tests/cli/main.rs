@@ -16,6 +16,7 @@ mod help_examples;
 mod index;
 mod input_rules;
 mod inputs;
+mod prose;
 mod readable;
 mod readme;
 mod record_fields;

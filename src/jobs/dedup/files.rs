@@ -55,7 +55,8 @@ pub fn dedup_files(
         Walk::new(&paths, walk),
         |found| {
             found.and_then(|file| {
-                crate::input::open_document(&file, walk).and_then(|reader| {
+                let view = &measure.fingerprinter().options().view;
+                crate::input::open_view(&file, walk, view).and_then(|reader| {
                     match measure.measure_reader(reader) {
                         Ok(measured) => Outcome::Done((file, measured)),
                         Err(source) => Outcome::Failed(Error::io_named(&file.display, source)),
@@ -82,7 +83,7 @@ pub fn dedup_files(
                 Outcome::Skipped { name, reason } => {
                     diag.tally.seen += 1;
                     diag.tally.skip(reason);
-                    diag.note(format_args!("{name}: skipped ({reason})"));
+                    diag.skip_note(&name, reason);
                     Ok(())
                 }
                 Outcome::Failed(error) => {

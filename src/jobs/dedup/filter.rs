@@ -72,6 +72,11 @@ impl Measure {
         }
     }
 
+    /// The fingerprinter it measures by.
+    pub fn fingerprinter(&self) -> &Fingerprinter {
+        &self.fingerprinter
+    }
+
     /// Fingerprints one record's text.
     pub fn measure(&self, text: Vec<u8>) -> Measured {
         let words = self.fingerprinter.fingerprint_bytes(&text);
@@ -333,7 +338,9 @@ impl Filter {
         };
         if self.by_path {
             let path = path_from_bytes(text);
-            let mut file = std::fs::File::open(&path).map_err(|error| {
+            // The same text the file was fingerprinted from.
+            let view = &self.measure.fingerprinter.options().view;
+            let mut file = view.reopen(&path).map_err(|error| {
                 io::Error::new(error.kind(), format!("{}: {error}", path.display()))
             })?;
             measure(&mut file)

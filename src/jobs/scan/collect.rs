@@ -97,7 +97,8 @@ fn fingerprint_file(
     walk_options: &WalkOptions,
     cache: Option<(&Cache, Stamp)>,
 ) -> Outcome<(Fingerprint, Option<Fingerprint>)> {
-    crate::input::open_document(file, walk_options).and_then(|reader| {
+    let view = &measures.fingerprinter.options().view;
+    crate::input::open_view(file, walk_options, view).and_then(|reader| {
         let mut prefix = Prefix::new(reader);
         match measures.fingerprinter.fingerprint_reader(&mut prefix) {
             Ok(fingerprint) => {
@@ -131,7 +132,8 @@ fn fingerprint_piped(
         Ok(copy) => copy,
         Err(source) => return Outcome::Failed(error(source)),
     };
-    let fingerprinted = crate::input::open_document(&file, walk_options).and_then(|reader| {
+    let view = &measures.fingerprinter.options().view;
+    let fingerprinted = crate::input::open_view(&file, walk_options, view).and_then(|reader| {
         let mut tee = Prefix::new(Tee {
             reader,
             copy: &copy,

@@ -219,7 +219,7 @@ impl Documents {
     pub fn skipped(&mut self, name: &str, reason: SkipReason, diag: &mut Diagnostics) {
         diag.tally.seen += 1;
         diag.tally.skip(reason);
-        diag.note(format_args!("{name}: skipped ({reason})"));
+        diag.skip_note(name, reason);
     }
 
     /// Reports and counts an input that could not be read.

@@ -3,6 +3,8 @@
 //! both files again. Only the listed pairs are read, each file once per
 //! pair it is in, one pair per worker at a time.
 
+use std::io::Read;
+
 use rayon::prelude::*;
 
 use super::baseline::path_from_bytes;
@@ -22,7 +24,15 @@ pub fn regions(report: &Report, features: &FeatureOptions) -> Regions {
         if !std::fs::metadata(&path).ok()?.is_file() {
             return None;
         }
-        std::fs::read(&path).ok()
+        // The text the pair was found in, whose lines are the file's.
+        let mut text = Vec::new();
+        features
+            .view
+            .reopen(&path)
+            .ok()?
+            .read_to_end(&mut text)
+            .ok()?;
+        Some(text)
     };
     report
         .pairs

@@ -2,7 +2,6 @@
 //! distinct feature set, from its file, from the copy of a piped document,
 //! from the record spool, or from the path a saved fingerprint names.
 
-use std::fs::File;
 use std::io::Read;
 
 use crate::Error;
@@ -64,7 +63,9 @@ impl<'a> Sources<'a> {
             return measure(&mut text.as_slice()).map_err(|source| Error::io_named(name(), source));
         }
         match self.documents.source(first) {
-            Source::Path(path) => File::open(&path)
+            // The same text the file was fingerprinted from.
+            Source::Path(path) => (self.fingerprinter.options().view)
+                .reopen(&path)
                 .and_then(|mut reader| measure(&mut reader))
                 .map_err(|source| Error::io(&path, source)),
             Source::Copy(copy) => measure(&mut Positioned { file: copy, at: 0 })

@@ -1,0 +1,339 @@
+//! reStructuredText: the text a reader sees.
+//!
+//! Dropped: section adornments, comments, hyperlink targets, substitution
+//! definitions, directive markers with their options (`.. code-block::
+//! python`, `:linenos:`), the whole of directives whose body is not prose
+//! (`image`, `raw`, `include`, `toctree`...), role and reference syntax
+//! (`` :ref:`Title <label>` `` keeps `Title`, `` `text <url>`_ `` keeps
+//! `text`), footnote references, emphasis marks and escapes. Kept: the
+//! text, literal blocks and directive bodies (code is text too), and the
+//! argument of admonitions (`.. note:: Some text`).
+
+use super::inline::{Ahead, is_emphasis, is_word, run_end};
+
+/// Directives whose argument is text.
+const TEXT_ARGUMENT: &[&str] = &[
+    "admonition",
+    "attention",
+    "caution",
+    "danger",
+    "deprecated",
+    "error",
+    "hint",
+    "important",
+    "note",
+    "rubric",
+    "seealso",
+    "sidebar",
+    "tip",
+    "topic",
+    "versionadded",
+    "versionchanged",
+    "warning",
+];
+
+/// Directives whose whole body is not prose.
+const NOT_PROSE: &[&str] = &[
+    "image",
+    "include",
+    "literalinclude",
+    "raw",
+    "toctree",
+    "automodule",
+    "autoclass",
+    "autofunction",
+    "meta",
+    "highlight",
+    "contents",
+    "sectnum",
+    "only",
+];
+
+/// What the scanner carries from line to line.
+#[derive(Debug, Default)]
+pub(super) struct State {
+    /// Lines indented more than this are dropped (a comment's or a
+    /// target's continuation, a non-prose directive's body).
+    skip_deeper: Option<usize>,
+    /// Field lines indented more than this are a directive's options.
+    options_deeper: Option<usize>,
+}
+
+impl State {
+    /// Writes the text of one line; `start` is false for a later piece of
+    /// a cut line.
+    pub(super) fn line(&mut self, line: &[u8], start: bool, out: &mut Vec<u8>) {
+        if !start {
+            return inline(line, out);
+        }
+        let indent = line
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        let body = &line[indent..];
+        let blank = trim_end(body).is_empty();
+        if let Some(level) = self.skip_deeper {
+            if blank || indent > level {
+                return;
+            }
+            self.skip_deeper = None;
+        }
+        if let Some(level) = self.options_deeper {
+            if indent > level && body.first() == Some(&b':') && field_end(body).is_some() {
+                return;
+            }
+            self.options_deeper = None;
+        }
+        if blank || is_adornment(trim_end(body)) {
+            return;
+        }
+        out.extend_from_slice(&line[..indent]);
+        if let Some(rest) = body.strip_prefix(b"..")
+            && (rest.is_empty() || rest[0] == b' ')
+        {
+            return self.explicit(rest, indent, out);
+        }
+        inline(body, out)
+    }
+
+    /// An explicit markup block (after its `..`).
+    fn explicit(&mut self, rest: &[u8], indent: usize, out: &mut Vec<u8>) {
+        let rest = trim_start(rest);
+        // A footnote or citation: its text stays.
+        if rest.first() == Some(&b'[')
+            && let Some(close) = memchr::memchr(b']', rest)
+        {
+            return inline(&rest[close + 1..], out);
+        }
+        if let Some(at) = memchr::memmem::find(rest, b"::")
+            && !rest.starts_with(b"_")
+        {
+            let name = &rest[..at];
+            let name = match name.strip_prefix(b"|") {
+                // A substitution definition: `|name| directive::`.
+                Some(sub) => match memchr::memchr(b'|', sub) {
+                    Some(bar) => trim_start(&sub[bar + 1..]),
+                    None => name,
+                },
+                None => name,
+            };
+            let known = |list: &[&str]| list.iter().any(|d| d.as_bytes() == name);
+            if name.iter().all(|&b| is_word(b) || b == b'-' || b == b':') && !name.is_empty() {
+                if known(NOT_PROSE) {
+                    self.skip_deeper = Some(indent);
+                    return;
+                }
+                self.options_deeper = Some(indent);
+                if known(TEXT_ARGUMENT) {
+                    inline(&rest[at + 2..], out);
+                }
+                return;
+            }
+        }
+        // A comment or a hyperlink target, with its continuation lines.
+        self.skip_deeper = Some(indent);
+    }
+}
+
+/// Inline markup of a piece of text.
+fn inline(text: &[u8], out: &mut Vec<u8>) {
+    let mut closing = [Ahead::new(b"`"), Ahead::new(b"``")];
+    let mut i = 0;
+    while i < text.len() {
+        let byte = text[i];
+        match byte {
+            b'\\' => {
+                if let Some(&next) = text.get(i + 1) {
+                    out.push(next);
+                }
+                i += 2;
+            }
+            b':' => match role(text, i) {
+                // `:role:` before a backquote: the role name goes.
+                Some(end) => i = end,
+                None => {
+                    out.push(b':');
+                    i += 1;
+                }
+            },
+            b'`' => i = interpreted(text, i, &mut closing, out),
+            b'[' => match footnote_reference(text, i) {
+                Some(end) => i = end,
+                None => {
+                    out.push(b'[');
+                    i += 1;
+                }
+            },
+            b'*' => {
+                let end = run_end(text, i, byte);
+                if !is_emphasis(text, i, end) {
+                    out.extend_from_slice(&text[i..end]);
+                }
+                i = end;
+            }
+            b'_' => {
+                // `word_` and `word__` are references: the underscores go.
+                let end = run_end(text, i, b'_');
+                let reference = i > 0
+                    && is_word(text[i - 1])
+                    && end - i <= 2
+                    && !text.get(end).is_some_and(|&b| is_word(b));
+                if !reference {
+                    out.extend_from_slice(&text[i..end]);
+                }
+                i = end;
+            }
+            _ => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+}
+
+/// `:name:` at `i` directly followed by a backquote: where the role name
+/// ends.
+fn role(text: &[u8], i: usize) -> Option<usize> {
+    let name_end = i
+        + 1
+        + text[i + 1..]
+            .iter()
+            .take(64)
+            .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b':'))
+            .count();
+    // The name ran into the next colon: back up to it.
+    let close = text[..name_end].iter().rposition(|&b| b == b':')?;
+    (close > i && text.get(close + 1) == Some(&b'`')).then_some(close + 1)
+}
+
+/// Interpreted text, a literal or a reference at `i` (a backquote): its
+/// text, without `<target>`s, backquotes or the reference's underscores.
+fn interpreted(text: &[u8], i: usize, closing: &mut [Ahead; 2], out: &mut Vec<u8>) -> usize {
+    let quotes = run_end(text, i, b'`') - i;
+    let start = i + quotes;
+    let (closing, length) = if quotes >= 2 {
+        (&mut closing[1], 2)
+    } else {
+        (&mut closing[0], 1)
+    };
+    let Some(at) = closing.next(text, start) else {
+        out.extend_from_slice(&text[i..start]);
+        return start;
+    };
+    let inside = &text[start..at];
+    let mut end = at + length;
+    if quotes >= 2 {
+        // A literal: as it is.
+        out.extend_from_slice(inside);
+        return end;
+    }
+    end += text[end..]
+        .iter()
+        .take(2)
+        .take_while(|&&b| b == b'_')
+        .count();
+    // `text <target>`: the target goes.
+    let shown = match (memchr::memrchr(b'<', inside), inside.last()) {
+        (Some(open), Some(b'>')) => trim_end(&inside[..open]),
+        _ => inside,
+    };
+    out.extend_from_slice(shown);
+    end
+}
+
+/// A footnote or citation reference, `[1]_`, `[#note]_`, `[CIT2002]_`.
+fn footnote_reference(text: &[u8], i: usize) -> Option<usize> {
+    let close = i + 1 + text[i + 1..].iter().take(64).position(|&b| b == b']')?;
+    (text.get(close + 1) == Some(&b'_')).then_some(close + 2)
+}
+
+/// A field marker `:name:` at the start of `text`: where it ends.
+fn field_end(text: &[u8]) -> Option<usize> {
+    let close = 1 + memchr::memchr(b':', &text[1..])?;
+    (close > 1).then_some(close + 1)
+}
+
+/// A section adornment or transition: one punctuation character repeated
+/// (at least twice), nothing else.
+fn is_adornment(text: &[u8]) -> bool {
+    let Some(&first) = text.first() else {
+        return false;
+    };
+    text.len() >= 2 && first.is_ascii_punctuation() && text.iter().all(|&b| b == first)
+}
+
+fn trim_start(text: &[u8]) -> &[u8] {
+    let start = text
+        .iter()
+        .position(|&b| b != b' ' && b != b'\t')
+        .unwrap_or(text.len());
+    &text[start..]
+}
+
+fn trim_end(text: &[u8]) -> &[u8] {
+    let end = text
+        .iter()
+        .rposition(|&b| b != b' ' && b != b'\t')
+        .map_or(0, |i| i + 1);
+    &text[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Format, prose_of};
+
+    fn words(rst: &str) -> Vec<String> {
+        String::from_utf8(prose_of(Format::Rst, rst.as_bytes()))
+            .unwrap()
+            .split_whitespace()
+            .map(String::from)
+            .collect()
+    }
+
+    #[test]
+    fn markup_goes_and_text_stays() {
+        let doc = "=====\nTitle\n=====\n\n.. comment that\n   goes on\n\n\
+                   Some *emphasis*, a `link <https://x.org>`_, :ref:`Guide <guide>` and\n\
+                   ``code``, a_reference_ and a note [1]_.\n\n\
+                   .. _guide: https://example.com\n\n\
+                   .. note:: Read this.\n\n\
+                   .. image:: picture.png\n   :alt: picture\n\n\
+                   .. code-block:: python\n   :linenos:\n\n   print(1)\n\n\
+                   .. [1] The footnote.\n";
+        assert_eq!(
+            words(doc),
+            [
+                "Title",
+                "Some",
+                "emphasis,",
+                "a",
+                "link,",
+                "Guide",
+                "and",
+                "code,",
+                "a_reference",
+                "and",
+                "a",
+                "note",
+                ".",
+                "Read",
+                "this.",
+                "print(1)",
+                "The",
+                "footnote."
+            ]
+        );
+    }
+
+    #[test]
+    fn lines_and_lengths_are_kept() {
+        let doc = "Head\n====\n\n.. note::\n   :class: x\n\n   Body `here <u>`_.\n";
+        let out = prose_of(Format::Rst, doc.as_bytes());
+        assert_eq!(out.len(), doc.len());
+        let out = String::from_utf8(out).unwrap();
+        assert_eq!(
+            out.lines().map(str::trim).collect::<Vec<_>>(),
+            ["Head", "", "", "", "", "", "Body here."]
+        );
+    }
+}
