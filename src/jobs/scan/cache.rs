@@ -188,7 +188,12 @@ impl Cache {
         let fresh = self.fresh.into_inner().unwrap_or_default();
         let verdicts = self.fresh_verdicts.into_inner().unwrap_or_default();
         let hits = self.hits.into_inner();
-        let search = self.fresh_search.into_inner().unwrap_or_default();
+        // The memory is written again only when the search saw otherwise.
+        let search = self
+            .fresh_search
+            .into_inner()
+            .unwrap_or_default()
+            .filter(|search| self.search.as_ref() != Some(search));
         if let Err(error) = store.put_all(features, &fresh, &verdicts, search.as_ref()) {
             diag.warn(format_args!("{error}; the cache was not updated"));
             return (hits, 0);

@@ -30,41 +30,76 @@ pub fn search(
     memory: &SearchMemory,
 ) -> crate::Result<SearchOutcome> {
     debug_assert!(answers(memory, options.max_distance));
-    let seen = |fingerprint: u64| memory.searched.binary_search(&fingerprint).is_ok();
-    // Ids are dense (class numbers): a table by id, not a map.
-    let len = entries
+    // Entries by fingerprint; a merge with the sorted memory tells which
+    // fingerprints were seen (no map: 10^6 entries are common).
+    let mut by_fingerprint: Vec<(u64, DocId)> = entries
         .iter()
-        .map(|&(id, _)| id as usize + 1)
-        .max()
-        .unwrap_or(0);
-    let mut new_ids = vec![false; len];
-    for &(id, fingerprint) in entries {
-        new_ids[id as usize] = !seen(fingerprint);
-    }
-    let mut outcome = search::search_against(entries, options, |id| new_ids[id as usize])?;
-    // Entries with a fingerprint seen before, by fingerprint.
-    let mut seen_before: HashMap<u64, Vec<DocId>> = HashMap::new();
-    for &(id, fingerprint) in entries {
-        if !new_ids[id as usize] {
-            seen_before.entry(fingerprint).or_default().push(id);
+        .map(|&(id, fingerprint)| (fingerprint, id))
+        .collect();
+    by_fingerprint.sort_unstable();
+    by_fingerprint.dedup();
+    let mut seen = vec![false; by_fingerprint.len()];
+    let mut at = 0;
+    for (slot, &(fingerprint, _)) in by_fingerprint.iter().enumerate() {
+        while at < memory.searched.len() && memory.searched[at] < fingerprint {
+            at += 1;
         }
+        seen[slot] = memory.searched.get(at) == Some(&fingerprint);
     }
+    let mut outcome = if seen.iter().all(|&seen| seen) {
+        SearchOutcome {
+            stats: search::SearchStats {
+                unique_fingerprints: distinct(&by_fingerprint),
+                ..search::SearchStats::default()
+            },
+            ..SearchOutcome::default()
+        }
+    } else {
+        let len = entries
+            .iter()
+            .map(|&(id, _)| id as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let mut new_ids = vec![false; len];
+        for (&(_, id), &seen) in by_fingerprint.iter().zip(&seen) {
+            new_ids[id as usize] = !seen;
+        }
+        search::search_against(entries, options, |id| new_ids[id as usize])?
+    };
+    // The ids of the entries seen before with a fingerprint, ascending.
+    let seen_with = |fingerprint: u64| -> Vec<DocId> {
+        let from = by_fingerprint.partition_point(|&(value, _)| value < fingerprint);
+        by_fingerprint[from..]
+            .iter()
+            .zip(&seen[from..])
+            .take_while(|((value, _), _)| *value == fingerprint)
+            .filter(|(_, seen)| **seen)
+            .map(|(&(_, id), _)| id)
+            .collect()
+    };
     let mut old = Vec::new();
-    for ids in seen_before.values_mut() {
-        ids.sort_unstable();
-        ids.dedup();
-        for (i, &a) in ids.iter().enumerate() {
-            old.extend(ids[i + 1..].iter().map(|&b| Pair { distance: 0, a, b }));
+    for run in by_fingerprint
+        .iter()
+        .zip(&seen)
+        .filter(|(_, seen)| **seen)
+        .map(|(entry, _)| entry)
+        .collect::<Vec<_>>()
+        .chunk_by(|a, b| a.0 == b.0)
+    {
+        for (i, &&(_, a)) in run.iter().enumerate() {
+            old.extend(
+                run[i + 1..]
+                    .iter()
+                    .map(|&&(_, b)| Pair { distance: 0, a, b }),
+            );
         }
     }
     for &(x, y, distance) in &memory.pairs {
         if distance > options.max_distance {
             continue;
         }
-        let (Some(xs), Some(ys)) = (seen_before.get(&x), seen_before.get(&y)) else {
-            continue;
-        };
-        for &a in xs {
+        let (xs, ys) = (seen_with(x), seen_with(y));
+        for &a in &xs {
             old.extend(ys.iter().map(|&b| Pair {
                 distance,
                 a: a.min(b),
@@ -80,6 +115,11 @@ pub fn search(
         .truncate(usize::try_from(options.max_pairs).unwrap_or(usize::MAX));
     outcome.groups.clear();
     Ok(outcome)
+}
+
+/// Distinct fingerprints of entries sorted by fingerprint.
+fn distinct(by_fingerprint: &[(u64, DocId)]) -> u64 {
+    by_fingerprint.chunk_by(|a, b| a.0 == b.0).count() as u64
 }
 
 /// What a complete search of `entries` at `max_distance` that found
