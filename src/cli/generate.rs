@@ -35,7 +35,7 @@ fn man_page() -> io::Result<Vec<u8>> {
     // One page holds every subcommand: name each with its section below,
     // not with a page of its own.
     writeln!(page, ".SH SUBCOMMANDS")?;
-    for subcommand in command.get_subcommands() {
+    for subcommand in command.get_subcommands().filter(|sub| !sub.is_hide_set()) {
         let name = format!("simdup {}", subcommand.get_name());
         writeln!(page, ".TP\n\\fB{}\\fR", roff(&name))?;
         if let Some(about) = subcommand.get_about() {
@@ -48,7 +48,7 @@ fn man_page() -> io::Result<Vec<u8>> {
         }
     }
     write_after_help(&mut page, command.get_after_help(), ".SH")?;
-    for subcommand in command.get_subcommands() {
+    for subcommand in command.get_subcommands().filter(|sub| !sub.is_hide_set()) {
         let name = format!("simdup {}", subcommand.get_name());
         writeln!(page, ".SH \"{}\"", name.to_uppercase())?;
         if let Some(about) = subcommand.get_about() {
