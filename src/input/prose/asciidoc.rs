@@ -10,6 +10,7 @@
 //! is text too) and block titles.
 
 use super::inline::{Ahead, is_emphasis, is_word, run_end};
+use super::{trim_end, trim_start};
 
 /// A delimited block whose lines are not scanned as usual.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -315,22 +316,6 @@ fn inline_macro<'t>(text: &'t [u8], i: usize, ahead: &mut Aheads) -> Option<(&'t
         _ => shown,
     };
     Some((shown, close + 1))
-}
-
-fn trim_start(text: &[u8]) -> &[u8] {
-    let start = text
-        .iter()
-        .position(|&b| b != b' ' && b != b'\t')
-        .unwrap_or(text.len());
-    &text[start..]
-}
-
-fn trim_end(text: &[u8]) -> &[u8] {
-    let end = text
-        .iter()
-        .rposition(|&b| b != b' ' && b != b'\t')
-        .map_or(0, |i| i + 1);
-    &text[..end]
 }
 
 #[cfg(test)]

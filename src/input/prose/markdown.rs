@@ -11,6 +11,7 @@
 
 use super::html;
 use super::inline::{Ahead, entity, is_emphasis, run_end};
+use super::trim_end;
 
 /// What the scanner carries from line to line.
 #[derive(Debug, Default)]
@@ -413,14 +414,6 @@ fn followed_by_blank(text: &[u8], at: usize) -> bool {
 
 fn indent(line: &[u8]) -> usize {
     line.iter().take_while(|&&b| b == b' ').count()
-}
-
-fn trim_end(text: &[u8]) -> &[u8] {
-    let end = text
-        .iter()
-        .rposition(|&b| b != b' ' && b != b'\t')
-        .map_or(0, |i| i + 1);
-    &text[..end]
 }
 
 #[cfg(test)]

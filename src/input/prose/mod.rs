@@ -184,6 +184,24 @@ impl Scanner {
     }
 }
 
+/// `text` without its leading blanks (spaces and tabs).
+pub(super) fn trim_start(text: &[u8]) -> &[u8] {
+    let start = text
+        .iter()
+        .position(|&b| b != b' ' && b != b'\t')
+        .unwrap_or(text.len());
+    &text[start..]
+}
+
+/// `text` without its trailing blanks (spaces and tabs).
+pub(super) fn trim_end(text: &[u8]) -> &[u8] {
+    let end = text
+        .iter()
+        .rposition(|&b| b != b' ' && b != b'\t')
+        .map_or(0, |i| i + 1);
+    &text[..end]
+}
+
 /// The text of a whole buffer in `format`, line for line (for tests and
 /// fuzzing; files go through [`View::markup_reader`]).
 pub fn prose_of(format: Format, bytes: &[u8]) -> Vec<u8> {

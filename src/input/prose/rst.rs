@@ -10,6 +10,7 @@
 //! argument of admonitions (`.. note:: Some text`).
 
 use super::inline::{Ahead, is_emphasis, is_word, run_end};
+use super::{trim_end, trim_start};
 
 /// Directives whose argument is text.
 const TEXT_ARGUMENT: &[&str] = &[
@@ -260,22 +261,6 @@ fn is_adornment(text: &[u8]) -> bool {
         return false;
     };
     text.len() >= 2 && first.is_ascii_punctuation() && text.iter().all(|&b| b == first)
-}
-
-fn trim_start(text: &[u8]) -> &[u8] {
-    let start = text
-        .iter()
-        .position(|&b| b != b' ' && b != b'\t')
-        .unwrap_or(text.len());
-    &text[start..]
-}
-
-fn trim_end(text: &[u8]) -> &[u8] {
-    let end = text
-        .iter()
-        .rposition(|&b| b != b' ' && b != b'\t')
-        .map_or(0, |i| i + 1);
-    &text[..end]
 }
 
 #[cfg(test)]
