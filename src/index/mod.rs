@@ -52,6 +52,11 @@ CREATE TABLE verdicts (
     threshold REAL NOT NULL,
     PRIMARY KEY (a, b)
 ) WITHOUT ROWID;
+";
+
+/// A scan cache's memory of its last search (part of the schema since
+/// version 2).
+const SEARCH_TABLES: &str = "
 CREATE TABLE searched (simhash INTEGER PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE candidates (
     a INTEGER NOT NULL,
@@ -61,18 +66,8 @@ CREATE TABLE candidates (
 ) WITHOUT ROWID;
 ";
 
-/// From version 1 to 2: records keep their text; a scan cache remembers
-/// its last search.
-const MIGRATE_1_TO_2: &str = "
-ALTER TABLE documents ADD COLUMN text BLOB;
-CREATE TABLE searched (simhash INTEGER PRIMARY KEY) WITHOUT ROWID;
-CREATE TABLE candidates (
-    a INTEGER NOT NULL,
-    b INTEGER NOT NULL,
-    distance INTEGER NOT NULL,
-    PRIMARY KEY (a, b)
-) WITHOUT ROWID;
-";
+/// From version 1 to 2: records keep their text (and [`SEARCH_TABLES`]).
+const MIGRATE_1_TO_2: &str = "ALTER TABLE documents ADD COLUMN text BLOB;";
 
 /// One stored document.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -211,9 +206,11 @@ impl Store {
             transaction.query_row("SELECT count(*) FROM sqlite_master", [], |row| row.get(0))?;
         if version == 0 && tables == 0 {
             transaction.execute_batch(SCHEMA)?;
+            transaction.execute_batch(SEARCH_TABLES)?;
             transaction.pragma_update(None, "user_version", SCHEMA_VERSION)?;
         } else if version == 1 {
             transaction.execute_batch(MIGRATE_1_TO_2)?;
+            transaction.execute_batch(SEARCH_TABLES)?;
             transaction.pragma_update(None, "user_version", SCHEMA_VERSION)?;
         }
         transaction.commit()
