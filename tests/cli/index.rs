@@ -171,6 +171,23 @@ fn pairs(output: &std::process::Output) -> BTreeSet<(String, String, String)> {
         .collect()
 }
 
+/// Splits `items` at random (an LCG from `state`) into about two thirds
+/// stored and one third new, each in the order given.
+fn random_split<T: Clone>(items: &[T], state: &mut u64) -> (Vec<T>, Vec<T>) {
+    let (mut stored, mut new) = (Vec::new(), Vec::new());
+    for item in items {
+        *state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        if (*state >> 33).is_multiple_of(3) {
+            new.push(item.clone());
+        } else {
+            stored.push(item.clone());
+        }
+    }
+    (stored, new)
+}
+
 #[test]
 fn against_equals_a_scan_of_the_union_restricted_to_new_documents() {
     let dir = TestDir::new();
@@ -210,17 +227,8 @@ fn against_equals_a_scan_of_the_union_restricted_to_new_documents() {
     assert!(union.len() >= 15, "{union:?}");
     let mut state = 7u64;
     for split in 0..6 {
-        let (mut stored, mut new) = (Vec::new(), BTreeSet::new());
-        for name in &names {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            if (state >> 33).is_multiple_of(3) {
-                new.insert(name.clone());
-            } else {
-                stored.push(name.clone());
-            }
-        }
+        let (stored, new) = random_split(&names, &mut state);
+        let new: BTreeSet<String> = new.into_iter().collect();
         if new.is_empty() {
             continue;
         }
@@ -493,17 +501,7 @@ fn records_against_equal_a_scan_of_the_union_restricted_to_new_records() {
     assert!(union.len() >= 12, "{union:?}");
     let mut state = 11u64;
     for split in 0..5 {
-        let (mut stored, mut new) = (Vec::new(), Vec::new());
-        for record in &records {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            if (state >> 33).is_multiple_of(3) {
-                new.push(record.clone());
-            } else {
-                stored.push(record.clone());
-            }
-        }
+        let (stored, new) = random_split(&records, &mut state);
         let db = format!("records{split}.db");
         let mut command = dir.simdup();
         command
