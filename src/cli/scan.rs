@@ -404,8 +404,10 @@ fn options(args: &ScanArgs) -> anyhow::Result<ScanOptions> {
 fn record_texts(args: &ScanArgs) -> Option<usize> {
     if args.show_text {
         Some(usize::MAX)
-    } else if args.format == FormatArg::Table {
+    } else if args.format == FormatArg::Table && io::stdout().is_terminal() {
         Some(snippet::KEPT_BYTES)
+    } else if args.format == FormatArg::Table {
+        Some(snippet::PIPED_KEPT_BYTES)
     } else {
         None
     }

@@ -20,6 +20,11 @@ pub const MAX_CHARS: usize = 200;
 /// characters of four bytes each.
 pub const KEPT_BYTES: usize = MAX_CHARS * 4;
 
+/// Bytes kept when the table is not written to a terminal: enough for
+/// [`DEFAULT_CHARS`] (a character shows as at least one, so the snippet
+/// is the same as with more kept, at less than a third of the copying).
+pub const PIPED_KEPT_BYTES: usize = DEFAULT_CHARS * 4;
+
 /// The snippet of `text`, at most `chars` characters between the quotes
 /// (the ellipsis included); `cut` says the text is only the start of the
 /// record.

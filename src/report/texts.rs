@@ -151,7 +151,7 @@ impl TextSpool {
     /// A new spool keeping at most `max_bytes` of each text.
     pub fn new(max_bytes: usize) -> io::Result<TextSpool> {
         Ok(TextSpool {
-            file: BufWriter::new(tempfile::tempfile()?),
+            file: BufWriter::with_capacity(1 << 20, tempfile::tempfile()?),
             max_bytes,
         })
     }
