@@ -23,6 +23,7 @@ use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use crate::Error;
 use crate::fingerprint::{FeatureOptions, Fingerprint};
+pub use crate::input::Stamp;
 
 /// The schema version this build reads and writes (2 added records'
 /// texts; version 1 files are migrated when opened).
@@ -114,31 +115,6 @@ pub struct SearchMemory {
     pub searched: Vec<u64>,
     /// Every pair of them within the radius: `(a, b, distance)`, `a < b`.
     pub pairs: Vec<(u64, u64, u32)>,
-}
-
-/// What is known of a file on disk, to tell whether it changed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Stamp {
-    /// Size in bytes.
-    pub size: u64,
-    /// Modification time, nanoseconds since the Unix epoch.
-    pub mtime: i64,
-}
-
-impl Stamp {
-    /// The stamp of a file's metadata.
-    pub fn of(metadata: &std::fs::Metadata) -> Stamp {
-        let mtime = metadata.modified().ok().map_or(0, |time| {
-            match time.duration_since(std::time::UNIX_EPOCH) {
-                Ok(after) => i64::try_from(after.as_nanos()).unwrap_or(i64::MAX),
-                Err(before) => -i64::try_from(before.duration().as_nanos()).unwrap_or(i64::MAX),
-            }
-        });
-        Stamp {
-            size: metadata.len(),
-            mtime,
-        }
-    }
 }
 
 /// Counts of what a store holds.

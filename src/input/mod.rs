@@ -136,6 +136,31 @@ impl SkipReason {
     }
 }
 
+/// What is known of a file on disk, to tell whether it changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stamp {
+    /// Size in bytes.
+    pub size: u64,
+    /// Modification time, nanoseconds since the Unix epoch.
+    pub mtime: i64,
+}
+
+impl Stamp {
+    /// The stamp of a file's metadata.
+    pub fn of(metadata: &std::fs::Metadata) -> Stamp {
+        let mtime = metadata.modified().ok().map_or(0, |time| {
+            match time.duration_since(std::time::UNIX_EPOCH) {
+                Ok(after) => i64::try_from(after.as_nanos()).unwrap_or(i64::MAX),
+                Err(before) => -i64::try_from(before.duration().as_nanos()).unwrap_or(i64::MAX),
+            }
+        });
+        Stamp {
+            size: metadata.len(),
+            mtime,
+        }
+    }
+}
+
 /// A file to fingerprint.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct FileDocument {
@@ -146,6 +171,9 @@ pub(crate) struct FileDocument {
     /// Named on the command line (or in a path list) rather than found by
     /// the walk: a FIFO named explicitly is read, one met in a walk is not.
     pub explicit: bool,
+    /// Its size and time as the walk's own stat saw them, when the walk
+    /// made one: a scan cache compares it instead of a stat of its own.
+    pub stamp: Option<Stamp>,
 }
 
 /// What became of one input at one stage: taken, passed over with a

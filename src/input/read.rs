@@ -225,6 +225,7 @@ mod tests {
                 display: name.to_string(),
                 path,
                 explicit: false,
+                stamp: None,
             }
         }
 
@@ -353,6 +354,7 @@ mod tests {
                 path: dir.path().to_path_buf(),
                 display: "dir".into(),
                 explicit: true,
+                stamp: None,
             };
             assert_eq!(
                 read_all(&directory, &WalkOptions::default()),

@@ -133,6 +133,7 @@ impl Filter {
             path: entry.path().to_path_buf(),
             display: display(),
             explicit,
+            stamp: Some(super::Stamp::of(&metadata)),
         }))
     }
 }

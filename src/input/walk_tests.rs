@@ -280,6 +280,7 @@ fn fifo_is_not_regular_and_never_opened() {
         path: tree.path("pipe"),
         display: "pipe".into(),
         explicit: false,
+        stamp: None,
     };
     let opened = super::super::open_document(&found, &options());
     assert!(matches!(
@@ -317,6 +318,7 @@ fn an_explicit_fifo_reads_what_its_writer_writes() {
         path: tree.path("pipe"),
         display: "pipe".into(),
         explicit: true,
+        stamp: None,
     };
     // A writer blocks in its open until a reader comes. A reader that
     // comes first reads the FIFO as empty (no writer yet), so retry; the

@@ -78,6 +78,7 @@ pub(crate) fn open_named(
         path: path.to_path_buf(),
         display: path.display().to_string(),
         explicit: true,
+        stamp: None,
     };
     match input::open_view(&document, walk, view) {
         Outcome::Done(reader) => Ok(Named {

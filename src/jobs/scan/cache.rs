@@ -88,13 +88,18 @@ impl Cache {
 
     /// The stored fingerprint (and short-text fingerprint) of `path`, if
     /// the file is unchanged since it was stored; else its stamp, to store
-    /// what this run computes.
-    pub fn lookup(&self, path: &Path) -> Result<(Fingerprint, Option<Fingerprint>), Stamp> {
-        let stamp = match std::fs::metadata(path) {
+    /// what this run computes. `walked` is the walk's stamp of it, when
+    /// the walk made one (it spares a second stat).
+    pub fn lookup(
+        &self,
+        path: &Path,
+        walked: Option<Stamp>,
+    ) -> Result<(Fingerprint, Option<Fingerprint>), Stamp> {
+        let stamp = walked.unwrap_or_else(|| match std::fs::metadata(path) {
             Ok(metadata) => Stamp::of(&metadata),
             // Unknown: the read reports the error; nothing is stored.
             Err(_) => Stamp { size: 0, mtime: -1 },
-        };
+        });
         match self.known.get(&name_of(path)) {
             Some(entry) if entry.size == stamp.size && entry.mtime == stamp.mtime => {
                 self.hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);

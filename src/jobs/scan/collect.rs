@@ -40,7 +40,7 @@ pub fn collect_paths(
                 if file.explicit && is_fifo(&file.path) {
                     return fingerprint_piped(measures, file, walk_options);
                 }
-                let cached = cache.map(|cache| (cache, cache.lookup(&file.path)));
+                let cached = cache.map(|cache| (cache, cache.lookup(&file.path, file.stamp)));
                 let fingerprinted = match cached {
                     Some((_, Ok((fingerprint, short_text))))
                         if walk_options
