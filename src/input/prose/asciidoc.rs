@@ -9,7 +9,7 @@
 //! and formatting marks. Kept: the text, listing and literal blocks (code
 //! is text too) and block titles.
 
-use super::inline::{Ahead, is_emphasis, is_word, run_end};
+use super::inline::{Ahead, emphasis, is_word, run_end};
 use super::{trim_end, trim_start};
 
 /// A delimited block whose lines are not scanned as usual.
@@ -222,13 +222,7 @@ fn inline(text: &[u8], out: &mut Vec<u8>) {
                     i += 1;
                 }
             },
-            b'*' | b'_' | b'`' | b'#' | b'^' | b'~' | b'+' => {
-                let end = run_end(text, i, byte);
-                if !is_emphasis(text, i, end) {
-                    out.extend_from_slice(&text[i..end]);
-                }
-                i = end;
-            }
+            b'*' | b'_' | b'`' | b'#' | b'^' | b'~' | b'+' => i = emphasis(text, i, out),
             _ if is_word(byte) && (i == 0 || !is_word(text[i - 1])) => {
                 match inline_macro(text, i, &mut ahead) {
                     Some((shown, end)) => {

@@ -6,7 +6,7 @@
 //! inline one (`<b>`, `<a>`, `<span>`...) leaves nothing, so a word it
 //! splits stays whole. Tags, comments and attribute values may span lines.
 
-use super::inline::entity;
+use super::inline::reference;
 
 /// Tags that do not separate words.
 const INLINE: &[&str] = &[
@@ -160,13 +160,10 @@ impl State {
                         _ => out.push(b'<'),
                     }
                 }
-                b'&' => match entity(&line[i..], out) {
-                    Some(used) => {
-                        i += used;
-                        continue;
-                    }
-                    None => out.push(b'&'),
-                },
+                b'&' => {
+                    i = reference(line, i, out);
+                    continue;
+                }
                 byte => out.push(byte),
             }
             i += 1;

@@ -141,6 +141,28 @@ pub(super) fn is_emphasis(text: &[u8], start: usize, end: usize) -> bool {
     !(before.is_some_and(is_word) && after.is_some_and(is_word))
 }
 
+/// Copies the run of emphasis marks at `start` to `out` unless it is
+/// markup; returns where the run ends.
+pub(super) fn emphasis(text: &[u8], start: usize, out: &mut Vec<u8>) -> usize {
+    let end = run_end(text, start, text[start]);
+    if !is_emphasis(text, start, end) {
+        out.extend_from_slice(&text[start..end]);
+    }
+    end
+}
+
+/// Decodes the character reference at `at` (an `&`) into `out`, or
+/// copies the `&` as text; returns where the text goes on.
+pub(super) fn reference(text: &[u8], at: usize, out: &mut Vec<u8>) -> usize {
+    match entity(&text[at..], out) {
+        Some(used) => at + used,
+        None => {
+            out.push(b'&');
+            at + 1
+        }
+    }
+}
+
 /// The end of the run of `byte` starting at `start`.
 pub(super) fn run_end(text: &[u8], start: usize, byte: u8) -> usize {
     start

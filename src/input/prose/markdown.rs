@@ -10,7 +10,7 @@
 //! Character references are decoded.
 
 use super::html;
-use super::inline::{Ahead, entity, is_emphasis, run_end};
+use super::inline::{Ahead, emphasis, reference, run_end};
 use super::trim_end;
 
 /// What the scanner carries from line to line.
@@ -219,20 +219,8 @@ impl State {
                     }
                 },
                 b'<' => i = self.angle(text, i, &mut closing_angle, out),
-                b'&' => match entity(&text[i..], out) {
-                    Some(used) => i += used,
-                    None => {
-                        out.push(b'&');
-                        i += 1;
-                    }
-                },
-                b'*' | b'_' | b'~' => {
-                    let end = run_end(text, i, byte);
-                    if !is_emphasis(text, i, end) {
-                        out.extend_from_slice(&text[i..end]);
-                    }
-                    i = end;
-                }
+                b'&' => i = reference(text, i, out),
+                b'*' | b'_' | b'~' => i = emphasis(text, i, out),
                 _ => {
                     out.push(byte);
                     i += 1;
@@ -249,20 +237,8 @@ impl State {
             let byte = text[i];
             match byte {
                 b'`' => i += 1,
-                b'&' => match entity(&text[i..], out) {
-                    Some(used) => i += used,
-                    None => {
-                        out.push(b'&');
-                        i += 1;
-                    }
-                },
-                b'*' | b'_' | b'~' => {
-                    let end = run_end(text, i, byte);
-                    if !is_emphasis(text, i, end) {
-                        out.extend_from_slice(&text[i..end]);
-                    }
-                    i = end;
-                }
+                b'&' => i = reference(text, i, out),
+                b'*' | b'_' | b'~' => i = emphasis(text, i, out),
                 b'\\' if text.get(i + 1).is_some_and(u8::is_ascii_punctuation) => {
                     out.push(text[i + 1]);
                     i += 2;

@@ -9,7 +9,7 @@
 //! text, literal blocks and directive bodies (code is text too), and the
 //! argument of admonitions (`.. note:: Some text`).
 
-use super::inline::{Ahead, is_emphasis, is_word, run_end};
+use super::inline::{Ahead, emphasis, is_word, run_end};
 use super::{trim_end, trim_start};
 
 /// Directives whose argument is text.
@@ -165,13 +165,7 @@ fn inline(text: &[u8], out: &mut Vec<u8>) {
                     i += 1;
                 }
             },
-            b'*' => {
-                let end = run_end(text, i, byte);
-                if !is_emphasis(text, i, end) {
-                    out.extend_from_slice(&text[i..end]);
-                }
-                i = end;
-            }
+            b'*' => i = emphasis(text, i, out),
             b'_' => {
                 // `word_` and `word__` are references: the underscores go.
                 let end = run_end(text, i, b'_');
