@@ -21,3 +21,21 @@ pub(crate) fn words(seed: u64, len: usize) -> Vec<&'static str> {
         })
         .collect()
 }
+
+/// A document of `len` words from `seed` followed by `copies` copies of
+/// it, each with `edits` words replaced (different ones per copy), all
+/// joined by spaces.
+pub(crate) fn with_near_copies(seed: u64, len: usize, copies: usize, edits: usize) -> Vec<String> {
+    let original = words(seed, len);
+    let mut documents = vec![original.join(" ")];
+    for copy in 0..copies {
+        let mut edited = original.clone();
+        let noise = words(seed ^ (copy as u64 + 1), edits);
+        for (i, word) in noise.into_iter().enumerate() {
+            let at = (i * 7 + copy * 3) % edited.len();
+            edited[at] = word;
+        }
+        documents.push(edited.join(" "));
+    }
+    documents
+}

@@ -9,7 +9,7 @@ use super::*;
 use crate::fingerprint::{Fingerprint, jaccard};
 use crate::input::RecordFormat;
 use crate::jobs::scan::ShortTexts;
-use crate::test_words::words;
+use crate::test_words::with_near_copies;
 
 /// Lines: originals (short, or longer than a short text) and copies with a
 /// few words replaced, exact copies, and lines without features, shuffled
@@ -22,19 +22,11 @@ fn corpus() -> impl Strategy<Value = Vec<String>> {
         .prop_map(|(specs, order)| {
             let mut lines = Vec::new();
             for (seed, len, copies, edits) in specs {
-                let original = words(seed, len);
-                lines.push(original.join(" "));
-                for copy in 0..copies {
-                    let mut edited = original.clone();
-                    let noise = words(seed ^ (copy as u64 + 1), edits);
-                    for (i, word) in noise.into_iter().enumerate() {
-                        let at = (i * 7 + copy * 3) % edited.len();
-                        edited[at] = word;
-                    }
-                    lines.push(edited.join(" "));
-                }
+                let documents = with_near_copies(seed, len, copies, edits);
+                let original = documents[0].clone();
+                lines.extend(documents);
                 if seed % 5 == 0 {
-                    lines.push(original.join(" "));
+                    lines.push(original);
                 }
                 if seed % 7 == 0 {
                     lines.push(String::new());

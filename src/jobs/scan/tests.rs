@@ -6,7 +6,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::fingerprint::jaccard;
-use crate::test_words::{WORDS, words};
+use crate::test_words::{WORDS, with_near_copies, words};
 
 /// A corpus: originals and copies with a few words replaced.
 fn corpus() -> impl Strategy<Value = Vec<String>> {
@@ -14,17 +14,7 @@ fn corpus() -> impl Strategy<Value = Vec<String>> {
         |specs| {
             let mut docs = Vec::new();
             for (seed, len, copies, edits) in specs {
-                let original = words(seed, len);
-                docs.push(original.join(" "));
-                for copy in 0..copies {
-                    let mut edited = original.clone();
-                    let noise = words(seed ^ (copy as u64 + 1), edits);
-                    for (i, word) in noise.into_iter().enumerate() {
-                        let at = (i * 7 + copy * 3) % edited.len();
-                        edited[at] = word;
-                    }
-                    docs.push(edited.join(" "));
-                }
+                docs.extend(with_near_copies(seed, len, copies, edits));
             }
             docs
         },
