@@ -171,6 +171,18 @@ fn pairs(output: &std::process::Output) -> BTreeSet<(String, String, String)> {
         .collect()
 }
 
+/// The pairs of `union` with a member in `new`.
+fn touching(
+    union: &BTreeSet<(String, String, String)>,
+    new: &BTreeSet<String>,
+) -> BTreeSet<(String, String, String)> {
+    union
+        .iter()
+        .filter(|(a, b, _)| new.contains(a) || new.contains(b))
+        .cloned()
+        .collect()
+}
+
 /// Splits `items` at random (an LCG from `state`) into about two thirds
 /// stored and one third new, each in the order given.
 fn random_split<T: Clone>(items: &[T], state: &mut u64) -> (Vec<T>, Vec<T>) {
@@ -249,12 +261,11 @@ fn against_equals_a_scan_of_the_union_restricted_to_new_documents() {
             .output()
             .unwrap();
         assert_eq!(against.status.code(), Some(0), "{}", stderr(&against));
-        let expected: BTreeSet<_> = union
-            .iter()
-            .filter(|(a, b, _)| new.contains(a) || new.contains(b))
-            .cloned()
-            .collect();
-        assert_eq!(pairs(&against), expected, "split {split}: new {new:?}");
+        assert_eq!(
+            pairs(&against),
+            touching(&union, &new),
+            "split {split}: new {new:?}"
+        );
     }
 }
 
@@ -518,12 +529,11 @@ fn records_against_equal_a_scan_of_the_union_restricted_to_new_records() {
         let against = with_stdin(command, &jsonl(&new));
         assert_eq!(against.status.code(), Some(0), "{}", stderr(&against));
         let new: BTreeSet<String> = new.into_iter().map(|(id, _)| id).collect();
-        let expected: BTreeSet<_> = union
-            .iter()
-            .filter(|(a, b, _)| new.contains(a) || new.contains(b))
-            .cloned()
-            .collect();
-        assert_eq!(pairs(&against), expected, "split {split}: new {new:?}");
+        assert_eq!(
+            pairs(&against),
+            touching(&union, &new),
+            "split {split}: new {new:?}"
+        );
     }
 }
 
