@@ -138,6 +138,28 @@ impl Layout {
         }
     }
 
+    /// Moves that gather the key blocks of `key_blocks` past the first
+    /// into the top bits, most significant block first: the part of a
+    /// table's key left to group by inside a partition of the first block.
+    fn rest_key_moves(&self, key_blocks: u64) -> Vec<(u64, u32)> {
+        let rest = key_blocks & key_blocks.wrapping_sub(1);
+        let mut moves: Vec<(u64, u32)> = Vec::new();
+        let mut top = 64u32;
+        for mask in (0..self.masks.len())
+            .filter(|&j| rest >> j & 1 == 1)
+            .map(|j| self.masks[j])
+        {
+            let source_top = 64 - mask.leading_zeros();
+            let rotation = (top + 64 - source_top) % 64;
+            top -= mask.count_ones();
+            match moves.last_mut() {
+                Some(last) if last.1 == rotation => last.0 |= mask,
+                _ => moves.push((mask, rotation)),
+            }
+        }
+        moves
+    }
+
     /// The blocks on which two fingerprints with XOR `difference` agree.
     fn agreeing_blocks(&self, difference: u64) -> u64 {
         self.masks
@@ -182,6 +204,17 @@ pub(crate) fn permute_few(moves: &[(u64, u32); FEW_MOVES], x: u64) -> u64 {
     })
 }
 
+/// Rest-of-key move lists up to this long take the unrolled path.
+const FEW_KEY_MOVES: usize = 3;
+
+/// `permute` over a fixed-length rest-of-key move list.
+#[inline(always)]
+fn permute_few_key(moves: &[(u64, u32); FEW_KEY_MOVES], x: u64) -> u64 {
+    moves.iter().fold(0, |out, &(mask, rotation)| {
+        out | (x & mask).rotate_left(rotation)
+    })
+}
+
 /// From this many fingerprints, tables that start with the same key block
 /// share its scatter (`search_two_level`).
 const TWO_LEVEL_MIN: usize = 1 << 15;
@@ -195,8 +228,29 @@ const TABLES_PER_TASK: usize = 8;
 
 /// Runs every table of `blocks` blocks over the distinct fingerprints.
 pub(crate) fn search(shared: &Shared, max_distance: u32, blocks: u32) -> (Found, u64) {
-    let two_level = shared.collapsed.len() >= TWO_LEVEL_MIN && blocks >= max_distance + 2;
+    let two_level = runs_in_two_levels(shared.collapsed.len(), max_distance, blocks);
     search_with(shared, max_distance, blocks, two_level)
+}
+
+/// Whether [`search`] runs `blocks` blocks at `max_distance` over `n`
+/// distinct fingerprints in two levels.
+fn runs_in_two_levels(n: usize, max_distance: u32, blocks: u32) -> bool {
+    n >= TWO_LEVEL_MIN && blocks >= max_distance + 2
+}
+
+/// Whether the tables of `blocks` blocks at `max_distance` over `n`
+/// distinct fingerprints mostly take the cheap path of two levels: each
+/// partition grouped by the rest of the key, unpermuted, with at most
+/// four groups per fingerprint (more would cost more in counters than in
+/// fingerprints). The cost model prices such a pass lower.
+pub(crate) fn groups_partitions_cheaply(n: usize, max_distance: u32, blocks: u32) -> bool {
+    if !runs_in_two_levels(n, max_distance, blocks) {
+        return false;
+    }
+    let narrow = 64 / blocks;
+    let rest_bits = (blocks - max_distance - 1) * narrow;
+    let partition = n >> narrow.min(63);
+    rest_bits <= MAX_PARTITION_GROUP_BITS && 1usize << rest_bits <= partition.saturating_mul(4)
 }
 
 /// [`search`], one level or two as told (the tests run both on small
@@ -305,6 +359,7 @@ fn run_partitions(
     sink: &mut Sink<'_>,
 ) {
     let rest = table.key_bits - parts.width;
+    let rest_key = layout.rest_key_moves(table.key_blocks);
     let mut start = 0usize;
     for &end in parts.ends {
         let part = &parts.values[start..end as usize];
@@ -320,6 +375,15 @@ fn run_partitions(
             scatter_bits(part.len(), rest)
         };
         let width = parts.width;
+        if bits > 0 && bits == rest && rest_key.len() <= FEW_KEY_MOVES {
+            // Grouping by the whole rest of the key needs only that key,
+            // not the permutation: the fingerprints stay as they are.
+            let mut few = [(0u64, 0u32); FEW_KEY_MOVES];
+            few[..rest_key.len()].copy_from_slice(&rest_key);
+            local.group_mapped(part, |&x| x, |&x| permute_few_key(&few, x), bits);
+            compare_unpermuted_groups(shared, layout, table, local, sink);
+            continue;
+        }
         if bits > 0 && bits == rest {
             local.group_mapped(part, |&x| forward(x), |&v| v << width, bits);
         } else {
@@ -403,6 +467,52 @@ fn compare_groups(
     sink.found.comparisons += comparisons;
     let largest = (largest as u64).min(values.len() as u64);
     sink.found.largest_bucket = sink.found.largest_bucket.max(largest);
+}
+
+/// Like [`compare_groups`] for fingerprints left unpermuted and grouped
+/// by the whole key (`local.group_ends()` marks the buckets).
+fn compare_unpermuted_groups(
+    shared: &Shared,
+    layout: &Layout,
+    table: &Table,
+    local: &SortBuffers<u64>,
+    sink: &mut Sink<'_>,
+) {
+    let (mut comparisons, mut largest) = (0u64, 1usize);
+    let mut start = 0usize;
+    for &end in local.group_ends() {
+        let end = end as usize;
+        if end - start > 1 {
+            let bucket = &local.values[start..end];
+            largest = largest.max(bucket.len());
+            comparisons += (bucket.len() * (bucket.len() - 1) / 2) as u64;
+            compare_unpermuted_bucket(shared, layout, table, bucket, sink);
+        }
+        start = end;
+    }
+    sink.found.comparisons += comparisons;
+    sink.found.largest_bucket = sink.found.largest_bucket.max(largest as u64);
+}
+
+/// Like [`compare_bucket`] for fingerprints left unpermuted.
+fn compare_unpermuted_bucket(
+    shared: &Shared,
+    layout: &Layout,
+    table: &Table,
+    bucket: &[u64],
+    sink: &mut Sink<'_>,
+) {
+    let k = layout.max_distance;
+    for (i, &x) in bucket.iter().enumerate() {
+        for &y in &bucket[i + 1..] {
+            let distance = (x ^ y).count_ones();
+            if distance <= k && layout.owns(table, x ^ y) {
+                let a = shared.collapsed.index_of(x);
+                let b = shared.collapsed.index_of(y);
+                sink.emit(a, b, distance);
+            }
+        }
+    }
 }
 
 /// Puts the permuted fingerprints in `buffers.values` with equal keys

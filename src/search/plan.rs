@@ -7,10 +7,18 @@
 //! equal keys. Brute force costs C(n, 2) comparisons. The model picks the
 //! cheapest, in units of one comparison (docs/SEARCH.md has the figures).
 
+use super::blocks;
+
 /// Cost of putting one fingerprint through one table (permute, count,
 /// scatter, scan), in comparisons: about 7.5 ns a fingerprint against 0.35
 /// ns a comparison with POPCNT (docs/SEARCH.md).
 const PASS_COST: f64 = 22.0;
+
+/// The same for a table run in two levels (`blocks::search_two_level`):
+/// the scatter by the first key block is shared, and inside a partition
+/// the fingerprints are grouped by the rest of the key without being
+/// permuted: about 3 ns a fingerprint at 10^6 (one thread, k = 9).
+const PASS_COST_TWO_LEVEL: f64 = 9.0;
 
 /// The same past `LARGE_N` fingerprints, where a table's buffers leave the
 /// cache and the scatter is narrower, so buckets are sorted: 14.5 ns a
@@ -20,10 +28,13 @@ const PASS_COST_LARGE: f64 = 41.0;
 /// See `PASS_COST_LARGE` (the sort's own threshold, `sort::LARGE`).
 const LARGE_N: usize = 1 << 22;
 
-/// The cost of one table pass per fingerprint, for `n` fingerprints.
-fn pass_cost(n: usize) -> f64 {
+/// The cost of one table pass per fingerprint, for `n` fingerprints and
+/// `m` blocks at distance `k`.
+fn pass_cost(n: usize, k: u32, m: u32) -> f64 {
     if n > LARGE_N {
         PASS_COST_LARGE
+    } else if blocks::groups_partitions_cheaply(n, k, m) {
+        PASS_COST_TWO_LEVEL
     } else {
         PASS_COST
     }
@@ -70,7 +81,7 @@ pub(crate) fn blocks_cost(n: usize, k: u32, m: u32) -> Option<f64> {
     }
     let pairs = n as f64 * (n as f64 - 1.0) / 2.0;
     let collisions = key_collisions(m, k, pairs);
-    Some(tables * n as f64 * pass_cost(n) + collisions)
+    Some(tables * n as f64 * pass_cost(n, k, m) + collisions)
 }
 
 /// Cost of probing one table with one fingerprint in a search against new

@@ -316,6 +316,20 @@ proptest! {
 }
 
 #[test]
+fn two_levels_are_exact_on_partitions_grouped_unpermuted() {
+    // Thousands of fingerprints put at least 64 in a partition of the
+    // first key block, where the rest of the key groups them unpermuted.
+    for (k, m) in [(9, 12), (12, 16), (6, 9), (3, 5)] {
+        for dense in [false, true] {
+            let input = planted(u64::from(k * m), 6000, k, dense);
+            let (pairs, _) = reference(&input, k);
+            assert!(!pairs.is_empty());
+            assert_eq!(with_blocks_levels(&input, k, m, true), pairs, "k={k} m={m}");
+        }
+    }
+}
+
+#[test]
 fn same_result_on_any_number_of_threads() {
     let input = planted(7, 20_000, 5, false);
     for method in [Method::Exact, Method::Rotate, Method::Brute] {
