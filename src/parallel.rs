@@ -75,40 +75,87 @@ where
 
 /// Files a worker takes at once from a walk: handing one over costs a few
 /// lock and wake-up system calls, as much as opening and reading a small
-/// file.
-pub(crate) const FILES_PER_TASK: usize = 16;
+/// file, so small files go in batches.
+pub(crate) const FILES_PER_TASK: usize = 64;
 
-/// Like [`for_each_ordered`], but workers take `chunk` items at a time:
-/// for many small items (files of a walk), where handing each one over
-/// alone costs more in locks and wake-ups than working on it. The stream
-/// is read `chunk` items ahead of the workers, so it suits iterators whose
-/// items come quickly; `consume` still sees every item in input order.
-pub(crate) fn for_each_ordered_chunked<I, R, W, C>(items: I, chunk: usize, work: W, mut consume: C)
-where
+/// Bytes (by the items' weight) after which a batch closes before it has
+/// `chunk` items: larger files go in smaller batches, so a few large
+/// files still spread over every worker.
+const BATCH_BYTES: u64 = 1 << 20;
+
+/// Like [`for_each_ordered`], but workers take up to `chunk` items at a
+/// time (fewer at first, and once their `weight`, bytes to read say,
+/// reaches a megabyte): for many small items (files of a walk), where handing each
+/// one over alone costs more in locks and wake-ups than working on it.
+/// The stream runs on a thread of its own, a few batches ahead of the
+/// workers; `consume` still sees every item in input order.
+pub(crate) fn for_each_ordered_chunked<I, R, W, C>(
+    items: I,
+    chunk: usize,
+    weight: impl Fn(&I::Item) -> u64 + Send,
+    work: W,
+    mut consume: C,
+) where
     I: Iterator + Send,
     I::Item: Send,
     R: Send,
     W: Fn(I::Item) -> R + Sync,
     C: FnMut(usize, R) -> ControlFlow<()>,
 {
-    let chunk = chunk.max(1);
-    let mut items = items;
-    let chunks = std::iter::from_fn(move || {
-        let batch: Vec<I::Item> = items.by_ref().take(chunk).collect();
-        (!batch.is_empty()).then_some(batch)
-    });
+    let threads = rayon::current_num_threads().max(1);
+    let chunks = batches(items, chunk, threads, weight);
+    // A walk is mostly system calls: a worker that pulled it would hold
+    // the others back on its lock while it walks.
+    let (batches, received) = mpsc::sync_channel(2 * threads);
     let mut next = 0;
-    for_each_ordered(
-        chunks,
-        |batch| batch.into_iter().map(&work).collect::<Vec<R>>(),
-        |_, results| {
-            for result in results {
-                consume(next, result)?;
-                next += 1;
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            for batch in chunks {
+                // A failed send means the workers stopped: nobody waits.
+                if batches.send(batch).is_err() {
+                    break;
+                }
             }
-            ControlFlow::Continue(())
-        },
-    );
+        });
+        for_each_ordered(
+            received.into_iter(),
+            |batch| batch.into_iter().map(&work).collect::<Vec<R>>(),
+            |_, results| {
+                for result in results {
+                    consume(next, result)?;
+                    next += 1;
+                }
+                ControlFlow::Continue(())
+            },
+        );
+    });
+}
+
+/// Cuts `items` into batches of up to `chunk` items, closing one early
+/// once its `weight` reaches `BATCH_BYTES`. Batches grow with the items
+/// seen (one item each at first, `chunk` from `4 * chunk * threads`), so
+/// a short run of large items (ten files of a gigabyte, whose weight may
+/// be unknown) still spreads over every worker.
+fn batches<I: Iterator>(
+    mut items: I,
+    chunk: usize,
+    threads: usize,
+    weight: impl Fn(&I::Item) -> u64,
+) -> impl Iterator<Item = Vec<I::Item>> {
+    let chunk = chunk.max(1);
+    let mut taken = 0usize;
+    std::iter::from_fn(move || {
+        let limit = (taken / (4 * threads.max(1))).clamp(1, chunk);
+        let mut batch: Vec<I::Item> = Vec::new();
+        let mut bytes = 0u64;
+        while batch.len() < limit && bytes < BATCH_BYTES {
+            let Some(item) = items.next() else { break };
+            bytes = bytes.saturating_add(weight(&item));
+            batch.push(item);
+        }
+        taken += batch.len();
+        (!batch.is_empty()).then_some(batch)
+    })
 }
 
 /// How far ahead of the consumer the workers may start items.
@@ -237,11 +284,13 @@ mod tests {
 
     #[test]
     fn chunks_arrive_in_input_order_and_stop_on_break() {
-        for chunk in [1, 3, 16, 5000] {
+        for (chunk, weight) in [(1, 0), (3, 0), (16, 0), (5000, 0), (64, 1 << 19)] {
             let mut seen = Vec::new();
             for_each_ordered_chunked(
                 0..3000u64,
                 chunk,
+                // Heavy items close a batch early.
+                |&x| x % 2 * weight,
                 |x| {
                     let spins = (x * 7919) % 3000;
                     (0..spins).fold(x, |acc, i| acc.wrapping_mul(31).wrapping_add(i));
@@ -259,6 +308,25 @@ mod tests {
             );
             assert_eq!(seen, (0..=2500).collect::<Vec<_>>(), "chunk {chunk}");
         }
+    }
+
+    #[test]
+    fn batches_grow_to_the_chunk_and_close_early_when_heavy() {
+        let sizes = |n: u64, weight: u64| -> Vec<usize> {
+            batches(0..n, 64, 2, |_| weight).map(|b| b.len()).collect()
+        };
+        // Ten items on two threads: one a batch, so both threads get work.
+        assert_eq!(sizes(10, 0), [1; 10]);
+        let light = sizes(100_000, 0);
+        assert_eq!(light.iter().sum::<usize>(), 100_000);
+        assert_eq!(light[..8], [1; 8]);
+        let whole = &light[..light.len() - 1];
+        assert!(whole.windows(2).all(|w| w[0] <= w[1]), "{whole:?}");
+        assert_eq!(light[light.len() / 2], 64);
+        // Items of half the byte budget: two a batch at most.
+        assert!(sizes(1000, BATCH_BYTES / 2).iter().all(|&len| len <= 2));
+        let items: Vec<u64> = batches(0..1000u64, 7, 1, |_| 0).flatten().collect();
+        assert_eq!(items, (0..1000).collect::<Vec<_>>());
     }
 
     #[test]

@@ -176,6 +176,17 @@ pub(crate) struct FileDocument {
     pub stamp: Option<Stamp>,
 }
 
+impl FileDocument {
+    /// The bytes the walk saw in a found file (0 when it made no stat, or
+    /// found nothing): how much reading it costs, for batching work.
+    pub fn walked_bytes(found: &Outcome<FileDocument>) -> u64 {
+        match found {
+            Outcome::Done(file) => file.stamp.map_or(0, |stamp| stamp.size),
+            _ => 0,
+        }
+    }
+}
+
 /// What became of one input at one stage: taken, passed over with a
 /// reason, or failed with an error that names it.
 ///

@@ -81,6 +81,10 @@ pub fn run(
     for_each_ordered_chunked(
         inputs,
         FILES_PER_TASK,
+        |found| match found {
+            Outcome::Done(Input::File(file)) => file.stamp.map_or(0, |stamp| stamp.size),
+            _ => 0,
+        },
         |found| {
             let opened = matches!(found, Outcome::Done(_));
             let outcome = found.and_then(|input| encode(fingerprinter, walk, encoding, input));

@@ -66,6 +66,7 @@ pub fn add(
     for_each_ordered_chunked(
         Walk::new(paths, walk),
         FILES_PER_TASK,
+        FileDocument::walked_bytes,
         |found| found.and_then(|file| fingerprint(&file, walk, &fingerprinter, &short, &stamps)),
         |_, outcome| {
             match outcome {

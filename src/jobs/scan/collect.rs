@@ -35,6 +35,7 @@ pub fn collect_paths(
     for_each_ordered_chunked(
         walk,
         FILES_PER_TASK,
+        FileDocument::walked_bytes,
         |found| {
             found.and_then(|file| {
                 if file.explicit && is_fifo(&file.path) {
