@@ -34,6 +34,9 @@ struct Filter {
     /// (device, inode) of every file handed out, so a file reached twice is
     /// one document. Grows with the number of files, like the fingerprints.
     seen: HashSet<(u64, u64)>,
+    /// The device of each directory being walked, by depth: with the
+    /// inode a directory listing gives, a file's identity without a stat.
+    devices: Vec<Option<u64>>,
 }
 
 impl Walk {
@@ -45,6 +48,7 @@ impl Walk {
             filter: Filter {
                 options: options.clone(),
                 seen: HashSet::new(),
+                devices: Vec::new(),
             },
         }
     }
@@ -99,7 +103,28 @@ impl Filter {
         }
         if file_type.is_dir() {
             self.descend(root, relative, entry.depth(), ignores);
+            self.enter_device(entry.depth(), entry.metadata().ok().as_ref());
             return None;
+        }
+        // A regular file found in a listing needs no stat here: the
+        // listing gives its type and inode, its directory the device, and
+        // the workers stat it in parallel if they need to. Without a size
+        // limit to check, the walk is then one system call a directory.
+        if !explicit
+            && file_type.is_file()
+            && !entry.path_is_symlink()
+            && self.options.max_filesize.is_none()
+            && let Some(id) = self.listed_file_id(entry)
+        {
+            if !self.seen.insert(id) {
+                return skipped(SkipReason::Duplicate);
+            }
+            return Some(Outcome::Done(FileDocument {
+                path: entry.path().to_path_buf(),
+                display: display(),
+                explicit,
+                stamp: None,
+            }));
         }
         // An explicit symlink is followed whatever `follow_links` says, as
         // walkdir does for a directory given as a symlink.
@@ -109,6 +134,7 @@ impl Filter {
         };
         if metadata.is_dir() {
             self.descend(root, relative, entry.depth(), ignores);
+            self.enter_device(entry.depth(), Some(&metadata));
             return None;
         }
         // A FIFO named explicitly is read (as cat and diff do); anything
@@ -139,6 +165,29 @@ impl Filter {
 }
 
 impl Filter {
+    /// Notes the device of the directory entered at `depth`.
+    fn enter_device(&mut self, depth: usize, metadata: Option<&Metadata>) {
+        self.devices.truncate(depth);
+        self.devices.resize(depth, None);
+        self.devices
+            .push(metadata.and_then(file_id).map(|(device, _)| device));
+    }
+
+    /// (device, inode) of a file found in a directory listing, if the
+    /// directory's device is known.
+    #[cfg(unix)]
+    fn listed_file_id(&self, entry: &DirEntry) -> Option<(u64, u64)> {
+        use walkdir::DirEntryExt;
+        let parent = entry.depth().checked_sub(1)?;
+        let device = (*self.devices.get(parent)?)?;
+        Some((device, entry.ino()))
+    }
+
+    #[cfg(not(unix))]
+    fn listed_file_id(&self, _entry: &DirEntry) -> Option<(u64, u64)> {
+        None
+    }
+
     /// Reads the ignore files of a directory the walk descends (those
     /// above the argument too, when it is the argument itself).
     fn descend(

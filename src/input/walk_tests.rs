@@ -193,6 +193,39 @@ fn same_file_twice_is_one_document() {
     );
 }
 
+#[cfg(unix)]
+#[test]
+fn hard_links_are_one_document_whether_or_not_the_walk_stats() {
+    let tree = Tree::new(&["d/a", "e/c"]);
+    fs::hard_link(tree.path("d/a"), tree.path("d/b")).unwrap();
+    fs::hard_link(tree.path("d/a"), tree.path("e/z")).unwrap();
+    let expected = [
+        "doc ./d/a",
+        "duplicate ./d/b",
+        "doc ./e/c",
+        "duplicate ./e/z",
+    ];
+    // Without a size limit, files found in a listing are not stat'ed:
+    // their identity is the directory's device and the listed inode.
+    assert_eq!(tree.walk(&["."], &options()), expected);
+    let limited = WalkOptions {
+        max_filesize: Some(1 << 20),
+        ..options()
+    };
+    assert_eq!(tree.walk(&["."], &limited), expected);
+    let stamped = |options: &WalkOptions| {
+        walk(&[tree.path(".")], options)
+            .into_iter()
+            .filter_map(|found| match found {
+                Outcome::Done(file) => Some(file.stamp.is_some()),
+                _ => None,
+            })
+            .collect::<Vec<bool>>()
+    };
+    assert_eq!(stamped(&options()), [false, false]);
+    assert_eq!(stamped(&limited), [true, true]);
+}
+
 #[test]
 fn missing_path_is_an_error_and_the_walk_goes_on() {
     let tree = Tree::new(&["a"]);
