@@ -52,11 +52,12 @@ impl Cache {
     ) -> Option<(Store, Cache)> {
         let opened = Store::open(path, true).and_then(|store| {
             store.check_options(features)?;
-            let known = store
-                .entries()?
-                .into_iter()
-                .map(|entry| (entry.name.clone(), entry))
-                .collect();
+            // Straight into the map: a list first would be copied as it
+            // grows, then again.
+            let mut known = HashMap::with_capacity(store.stats()?.documents as usize);
+            store.for_each_entry(false, |mut entry| {
+                known.insert(std::mem::take(&mut entry.name), entry);
+            })?;
             let verdicts = store
                 .verdicts()?
                 .into_iter()
