@@ -398,6 +398,7 @@ mod tests {
             floor: 0.3,
             documents: records.len(),
             empty_documents: stats.empty,
+            empty_pairs_left_out: 0,
             corpus_digest: records.digest(),
             pairs: pairs.len(),
             pairs_at_least: Default::default(),

@@ -24,6 +24,10 @@ pub struct TruthPair {
     pub jaccard_chars5: f64,
 }
 
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
 /// The first line of a truth file written by `truth` for any corpus:
 /// `{"header": {...}}`, then one [`JoinLine`] per pair.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -36,6 +40,10 @@ pub struct JoinHeader {
     pub documents: usize,
     /// Documents without a feature (each pair of them has Jaccard 1).
     pub empty_documents: usize,
+    /// Pairs of two documents without a feature left out (`truth
+    /// --no-empty-pairs`); absent when none were.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub empty_pairs_left_out: usize,
     /// [`crate::records::Records::digest`] of the corpus.
     pub corpus_digest: String,
     /// Pairs listed.

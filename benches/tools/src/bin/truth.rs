@@ -41,6 +41,11 @@ struct Args {
     /// corpora; the output is the same).
     #[arg(long)]
     brute_force: bool,
+    /// Leave out the pairs of two documents without features (Jaccard 1 by
+    /// definition), which simdup never pairs: for a corpus where some
+    /// documents have no words, such as the text view of markup files.
+    #[arg(long)]
+    no_empty_pairs: bool,
 }
 
 fn main() {
@@ -62,7 +67,8 @@ fn run(args: Args) -> Result<(), String> {
     });
     let sets = args.features.corpus(&records.texts);
     let features: usize = sets.iter().map(Vec::len).sum();
-    let (pairs, stats) = if args.brute_force {
+    let empty: Vec<bool> = sets.iter().map(Vec::is_empty).collect();
+    let (mut pairs, stats) = if args.brute_force {
         let stats = JoinStats {
             tokens: 0,
             empty: sets.iter().filter(|s| s.is_empty()).count(),
@@ -73,6 +79,11 @@ fn run(args: Args) -> Result<(), String> {
         let (ranked, _) = rank_tokens(sets);
         similarity_join(&ranked, args.floor)
     };
+    let before = pairs.len();
+    if args.no_empty_pairs {
+        pairs.retain(|p| !(empty[p.a as usize] && empty[p.b as usize]));
+    }
+    let empty_pairs_left_out = before - pairs.len();
     let pairs_at_least: BTreeMap<String, usize> = COUNTED
         .iter()
         .filter(|&&t| t >= args.floor)
@@ -88,6 +99,7 @@ fn run(args: Args) -> Result<(), String> {
         floor: args.floor,
         documents: records.len(),
         empty_documents: stats.empty,
+        empty_pairs_left_out,
         corpus_digest: records.digest(),
         pairs: pairs.len(),
         pairs_at_least,
@@ -103,8 +115,13 @@ fn run(args: Args) -> Result<(), String> {
     } else {
         format!(" ({} distinct)", stats.tokens)
     };
+    let left_out = if args.no_empty_pairs {
+        format!(" ({empty_pairs_left_out} pairs of documents without features left out)")
+    } else {
+        String::new()
+    };
     eprintln!(
-        "truth: {} documents ({} without features), {} {} features{distinct}, {} candidates verified: {} pairs >= {} in {:.1} s -> {}",
+        "truth: {} documents ({} without features), {} {} features{distinct}, {} candidates verified: {} pairs >= {}{left_out} in {:.1} s -> {}",
         records.len(),
         stats.empty,
         features,
