@@ -20,8 +20,9 @@ pub(super) struct State {
     lines: u64,
     /// Inside front matter opened by this marker (`-` or `+`).
     front: Option<u8>,
-    /// Inside a fenced code block: its mark and length.
-    fence: Option<(u8, usize)>,
+    /// Inside a fenced code block: its mark, its length and the blanks
+    /// before it.
+    fence: Option<(u8, usize, usize)>,
     /// Inside an HTML comment.
     comment: bool,
     /// Inside an HTML tag that goes on past its line (`<img src="..."`
@@ -50,8 +51,10 @@ impl State {
             self.front = Some(trimmed[0]);
             return;
         }
-        if let Some((mark, length)) = self.fence {
-            let indent = indent(line).min(3);
+        if let Some((mark, length, opened)) = self.fence {
+            // Up to three blanks more than the opening fence, as a fence in
+            // a list item is indented like the item's text.
+            let indent = indent(line).min(opened + 3);
             let rest = trim_end(&line[indent..]);
             if rest.len() >= length && rest.iter().all(|&b| b == mark) {
                 self.fence = None;
@@ -87,8 +90,8 @@ impl State {
         let body = self.block_prefix(line, i, out);
         let rest = &line[body..];
         let rest_trimmed = trim_end(rest);
-        if let Some(fence) = opening_fence(rest_trimmed) {
-            self.fence = Some(fence);
+        if let Some((mark, length)) = opening_fence(rest_trimmed) {
+            self.fence = Some((mark, length, indent(line)));
             return;
         }
         if is_rule(rest_trimmed) || is_definition(rest_trimmed) {
@@ -389,7 +392,9 @@ fn followed_by_blank(text: &[u8], at: usize) -> bool {
 }
 
 fn indent(line: &[u8]) -> usize {
-    line.iter().take_while(|&&b| b == b' ').count()
+    line.iter()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count()
 }
 
 #[cfg(test)]
@@ -451,6 +456,19 @@ mod tests {
                 "end"
             ]
         );
+    }
+
+    #[test]
+    fn a_fence_indented_in_a_list_item_closes_at_the_same_indent() {
+        let doc = "1. Push the tag:\n\n    ```sh\n    git push\n    ```\n\n\
+                   See [the page](https://example.org/page.html).\n";
+        assert_eq!(
+            words(doc),
+            ["Push", "the", "tag:", "git", "push", "See", "the", "page."]
+        );
+        // Four more blanks than the opening fence: a line of the code.
+        let doc = "```\n    ```\nstill code [a](b)\n```\n";
+        assert_eq!(words(doc), ["```", "still", "code", "[a](b)"]);
     }
 
     #[test]
