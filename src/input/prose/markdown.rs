@@ -6,7 +6,8 @@
 //! reference definitions, link targets (`[text](url)` keeps `text`),
 //! images, autolinks, HTML tags (a known one also over several lines) and
 //! comments, emphasis marks and backslashes of escapes. Kept: the text,
-//! code spans and the contents of code blocks (code is text too).
+//! brackets that have no target (`out[0]`), code spans and the contents
+//! of code blocks (code is text too).
 //! Character references are decoded.
 
 use super::html;
@@ -197,10 +198,12 @@ impl State {
                         }
                     }
                 }
-                b'[' if text[i + 1..].starts_with(b"![") => {
-                    // A linked image (a badge): all of it goes.
-                    let image = link(text, i + 2, &mut closing_bracket, &mut closing_paren);
-                    match image.map(|(_, end)| end) {
+                b'[' if text[skip_blanks(text, i + 1)..].starts_with(b"![") => {
+                    // A linked image (a badge), blanks around it or not: all
+                    // of it goes.
+                    let bang = skip_blanks(text, i + 1);
+                    let image = link(text, bang + 1, &mut closing_bracket, &mut closing_paren);
+                    match image.map(|(_, end)| skip_blanks(text, end)) {
                         Some(close) if text.get(close) == Some(&b']') => {
                             i = after_label(text, close, &mut closing_bracket, &mut closing_paren);
                         }
@@ -211,17 +214,19 @@ impl State {
                     }
                 }
                 b'[' => match link(text, i, &mut closing_bracket, &mut closing_paren) {
-                    Some((label_end, end)) => {
+                    // Without a target (`out[0]`, or a reference defined
+                    // elsewhere) the brackets are text: they part words.
+                    Some((label_end, end)) if end > label_end + 1 => {
                         // The text of a link, without nested links.
                         self.inline_text(&text[i + 1..label_end], out);
                         i = end;
                     }
-                    None => {
+                    _ => {
                         out.push(b'[');
                         i += 1;
                     }
                 },
-                b'<' => i = self.angle(text, i, &mut closing_angle, out),
+                b'<' => i = self.angle(text, i, &mut closing_angle, true, out),
                 b'&' => i = reference(text, i, out),
                 b'*' | b'_' | b'~' => i = emphasis(text, i, out),
                 _ => {
@@ -232,14 +237,16 @@ impl State {
         }
     }
 
-    /// A link's text: emphasis, code and references, but brackets as they
-    /// are (no recursion, so no depth to bound).
+    /// A link's text: emphasis, code, references and tags, but brackets
+    /// as they are (no recursion, so no depth to bound).
     fn inline_text(&mut self, text: &[u8], out: &mut Vec<u8>) {
+        let mut closing_angle = Ahead::new(b">");
         let mut i = 0;
         while i < text.len() {
             let byte = text[i];
             match byte {
                 b'`' => i += 1,
+                b'<' => i = self.angle(text, i, &mut closing_angle, false, out),
                 b'&' => i = reference(text, i, out),
                 b'*' | b'_' | b'~' => i = emphasis(text, i, out),
                 b'\\' if text.get(i + 1).is_some_and(u8::is_ascii_punctuation) => {
@@ -255,11 +262,24 @@ impl State {
     }
 
     /// `<` at `i`: an autolink, an HTML tag or comment (dropped) or text.
-    fn angle(&mut self, text: &[u8], i: usize, closing: &mut Ahead, out: &mut Vec<u8>) -> usize {
+    /// A comment or tag left open goes on to the next lines only if
+    /// `to_next_line` (a link's text ends on its own line).
+    fn angle(
+        &mut self,
+        text: &[u8],
+        i: usize,
+        closing: &mut Ahead,
+        to_next_line: bool,
+        out: &mut Vec<u8>,
+    ) -> usize {
         let rest = &text[i + 1..];
         if rest.starts_with(b"!--") {
             return match memchr::memmem::find(&rest[3..], b"-->") {
                 Some(at) => i + 1 + 3 + at + 3,
+                None if !to_next_line => {
+                    out.push(b'<');
+                    i + 1
+                }
                 None => {
                     self.comment = true;
                     text.len()
@@ -285,7 +305,7 @@ impl State {
             // A known tag that goes on past the line: the rest of the line
             // and the next lines up to its `>` are attributes. Any other
             // `<` is text ("a <b").
-            if tag && html::is_known(&name(rest)) && !self.comment {
+            if to_next_line && tag && html::is_known(&name(rest)) && !self.comment {
                 self.tag = true;
                 return text.len();
             }
@@ -391,6 +411,11 @@ fn followed_by_blank(text: &[u8], at: usize) -> bool {
     matches!(text.get(at), None | Some(b' ' | b'\t'))
 }
 
+/// Where the blanks from `at` end.
+fn skip_blanks(text: &[u8], at: usize) -> usize {
+    at + indent(&text[at..])
+}
+
 fn indent(line: &[u8]) -> usize {
     line.iter()
         .take_while(|&&b| b == b' ' || b == b'\t')
@@ -469,6 +494,32 @@ mod tests {
         // Four more blanks than the opening fence: a line of the code.
         let doc = "```\n    ```\nstill code [a](b)\n```\n";
         assert_eq!(words(doc), ["```", "still", "code", "[a](b)"]);
+    }
+
+    #[test]
+    fn brackets_that_are_no_link_are_text() {
+        assert_eq!(
+            words("out[0] and -i[a|p], see [the guide] or [x][ref] [y][]."),
+            [
+                "out[0]", "and", "-i[a|p],", "see", "[the", "guide]", "or", "x", "y."
+            ]
+        );
+    }
+
+    #[test]
+    fn tags_in_a_link_text_go() {
+        assert_eq!(
+            words("[<em>proc1</em>](https://x.org) [a<br>b](u) [<!-- c -->d](u) [<em](u)"),
+            ["proc1", "a", "b", "d", "<em"]
+        );
+    }
+
+    #[test]
+    fn a_linked_image_with_blanks_in_its_brackets_goes() {
+        assert_eq!(
+            words("a [ ![alt](img.png) ](https://x.org/u) b [ ![alt](img.png)](u) c"),
+            ["a", "b", "c"]
+        );
     }
 
     #[test]
