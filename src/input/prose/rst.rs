@@ -1,12 +1,13 @@
 //! reStructuredText: the text a reader sees.
 //!
 //! Dropped: section adornments, comments, hyperlink targets, substitution
-//! definitions, directive markers with their options (`.. code-block::
-//! python`, `:linenos:`), the whole of directives whose body is not prose
-//! (`image`, `raw`, `include`, `toctree`...), role and reference syntax
-//! (`` :ref:`Title <label>` `` keeps `Title`, `` `text <url>`_ `` keeps
-//! `text`), footnote references, emphasis marks and escapes. Kept: the
-//! text, literal blocks and directive bodies (code is text too), and the
+//! definitions, directive markers with their options
+//! (`.. code-block:: python`, `:linenos:`), the whole of directives whose
+//! body is not prose (`image`, `raw`, `include`, `toctree`...), role and
+//! reference syntax (`` :ref:`Title <label>` `` keeps `Title`,
+//! `` `text <url>`_ `` keeps `text`), footnote references, emphasis marks
+//! and escapes. Kept: the text, directive bodies, literal blocks and
+//! code directives' bodies (code is text too, and kept as it is), and the
 //! argument of admonitions (`.. note:: Some text`).
 
 use super::inline::{Ahead, emphasis, is_word, run_end};
@@ -50,6 +51,16 @@ const NOT_PROSE: &[&str] = &[
     "only",
 ];
 
+/// Directives whose body is code, kept as it is.
+const CODE: &[&str] = &[
+    "code",
+    "code-block",
+    "sourcecode",
+    "doctest",
+    "testcode",
+    "testoutput",
+];
+
 /// What the scanner carries from line to line.
 #[derive(Debug, Default)]
 pub(super) struct State {
@@ -58,6 +69,9 @@ pub(super) struct State {
     skip_deeper: Option<usize>,
     /// Field lines indented more than this are a directive's options.
     options_deeper: Option<usize>,
+    /// Lines indented more than this are code, kept as they are (a literal
+    /// block after `::`, a code directive's body): no markup in them.
+    verbatim_deeper: Option<usize>,
 }
 
 impl State {
@@ -85,6 +99,12 @@ impl State {
             }
             self.options_deeper = None;
         }
+        if let Some(level) = self.verbatim_deeper {
+            if blank || indent > level {
+                return out.extend_from_slice(line);
+            }
+            self.verbatim_deeper = None;
+        }
         if blank || is_adornment(trim_end(body)) {
             return;
         }
@@ -93,6 +113,10 @@ impl State {
             && (rest.is_empty() || rest[0] == b' ')
         {
             return self.explicit(rest, indent, out);
+        }
+        if trim_end(body).ends_with(b"::") {
+            // A literal block follows.
+            self.verbatim_deeper = Some(indent);
         }
         inline(body, out)
     }
@@ -125,6 +149,9 @@ impl State {
                     return;
                 }
                 self.options_deeper = Some(indent);
+                if known(CODE) {
+                    self.verbatim_deeper = Some(indent);
+                }
                 if known(TEXT_ARGUMENT) {
                     inline(&rest[at + 2..], out);
                 }
@@ -300,6 +327,36 @@ mod tests {
                 "print(1)",
                 "The",
                 "footnote."
+            ]
+        );
+    }
+
+    #[test]
+    fn literal_blocks_and_code_bodies_are_kept_as_they_are() {
+        let doc = "Set the font::\n\n    \\renewcommand\\ttdefault{txtt}\n    .. raw:: latex\n\n\
+                   \x20      *kept*\n\n\
+                   .. code-block:: latex\n   :linenos:\n\n   \\renewcommand\\ttdefault{txtt}\n\
+                   \x20  .. raw:: latex\n\n      \\usepackage{x}\n\n\
+                   After *the* code_.\n";
+        assert_eq!(
+            words(doc),
+            [
+                "Set",
+                "the",
+                "font::",
+                "\\renewcommand\\ttdefault{txtt}",
+                "..",
+                "raw::",
+                "latex",
+                "*kept*",
+                "\\renewcommand\\ttdefault{txtt}",
+                "..",
+                "raw::",
+                "latex",
+                "\\usepackage{x}",
+                "After",
+                "the",
+                "code."
             ]
         );
     }
