@@ -1,7 +1,7 @@
 //! reStructuredText: the text a reader sees.
 //!
-//! Dropped: section adornments, comments, hyperlink targets, substitution
-//! definitions, directive markers with their options
+//! Dropped: section adornments, comments, hyperlink targets (`__ url`
+//! too), substitution definitions, directive markers with their options
 //! (`.. code-block:: python`, `:linenos:`), the whole of directives whose
 //! body is not prose (`image`, `raw`, `include`, `toctree`...), role and
 //! reference syntax (`` :ref:`Title <label>` `` keeps `Title`,
@@ -113,6 +113,12 @@ impl State {
             && (rest.is_empty() || rest[0] == b' ')
         {
             return self.explicit(rest, indent, out);
+        }
+        if body.starts_with(b"__ ") {
+            // An anonymous target in its short form (`__ url`), as
+            // `.. __: url`.
+            self.skip_deeper = Some(indent);
+            return;
         }
         if trim_end(body).ends_with(b"::") {
             // A literal block follows.
@@ -357,6 +363,18 @@ mod tests {
                 "After",
                 "the",
                 "code."
+            ]
+        );
+    }
+
+    #[test]
+    fn anonymous_targets_go_in_either_form() {
+        let doc = "See `the page`__ and `that one`__.\n\n__ https://example.org/page\n\
+                   \x20  /continued\n\n.. __: https://example.org/other\n\nEnd, not __ a target.\n";
+        assert_eq!(
+            words(doc),
+            [
+                "See", "the", "page", "and", "that", "one.", "End,", "not", "__", "a", "target."
             ]
         );
     }
