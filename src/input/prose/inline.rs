@@ -38,6 +38,36 @@ const ENTITIES: &[(&str, &str)] = &[
     ("bdquo", "„"),
     ("laquo", "«"),
     ("raquo", "»"),
+    ("lsaquo", "‹"),
+    ("rsaquo", "›"),
+    ("larr", "←"),
+    ("rarr", "→"),
+    ("uarr", "↑"),
+    ("darr", "↓"),
+    ("harr", "↔"),
+    ("crarr", "↵"),
+    ("lArr", "⇐"),
+    ("rArr", "⇒"),
+    ("uArr", "⇑"),
+    ("dArr", "⇓"),
+    ("hArr", "⇔"),
+    ("dagger", "†"),
+    ("Dagger", "‡"),
+    ("prime", "′"),
+    ("Prime", "″"),
+    ("permil", "‰"),
+    ("le", "≤"),
+    ("ge", "≥"),
+    ("ne", "≠"),
+    ("asymp", "≈"),
+    ("infin", "∞"),
+    ("micro", "µ"),
+    ("frac12", "½"),
+    ("frac14", "¼"),
+    ("frac34", "¾"),
+    ("sup1", "¹"),
+    ("sup2", "²"),
+    ("sup3", "³"),
     ("bull", "•"),
     ("middot", "·"),
     ("deg", "°"),
@@ -244,6 +274,16 @@ mod tests {
             let (decoded, used) = decode(&reference).unwrap();
             assert!(decoded.len() < used, "{reference}");
         }
+    }
+
+    #[test]
+    fn arrows_and_other_common_names_decode() {
+        // An unknown name stays as written, a word (`rarr`) in the text.
+        assert_eq!(decode("&rarr;"), Some(("→".into(), 6)));
+        assert_eq!(decode("&rArr;"), Some(("⇒".into(), 6)));
+        assert_eq!(decode("&lsaquo;"), Some(("‹".into(), 8)));
+        assert_eq!(decode("&le;"), Some(("≤".into(), 4)));
+        assert_eq!(decode("&frac12;"), Some(("½".into(), 8)));
     }
 
     #[test]
