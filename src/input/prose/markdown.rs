@@ -166,30 +166,9 @@ impl State {
                     out.push(text[i + 1]);
                     i += 2;
                 }
-                b'`' => {
-                    let end = run_end(text, i, b'`');
-                    // A length that found no closing run never will
-                    // further on: not looked for again.
-                    let close = match failed_runs.contains(&(end - i)) {
-                        true => None,
-                        false => closing_run(text, end, end - i),
-                    };
-                    if close.is_none() {
-                        failed_runs.push(end - i);
-                    }
-                    match close {
-                        Some(close) => {
-                            out.extend_from_slice(&text[end..close]);
-                            i = close + (end - i);
-                        }
-                        None => {
-                            out.extend_from_slice(&text[i..end]);
-                            i = end;
-                        }
-                    }
-                }
+                b'`' => i = copy_code_span(text, i, &mut failed_runs, out),
                 b'!' if text.get(i + 1) == Some(&b'[') => {
-                    match link(text, i + 1, &mut closing_bracket, &mut closing_paren) {
+                    match link(text, i + 2, &mut closing_bracket, &mut closing_paren) {
                         // An image: its alt text and target both go.
                         Some((_, end)) => i = end,
                         None => {
@@ -202,7 +181,7 @@ impl State {
                     // A linked image (a badge), blanks around it or not: all
                     // of it goes.
                     let bang = skip_blanks(text, i + 1);
-                    let image = link(text, bang + 1, &mut closing_bracket, &mut closing_paren);
+                    let image = link(text, bang + 2, &mut closing_bracket, &mut closing_paren);
                     match image.map(|(_, end)| skip_blanks(text, end)) {
                         Some(close) if text.get(close) == Some(&b']') => {
                             i = after_label(text, close, &mut closing_bracket, &mut closing_paren);
@@ -213,19 +192,30 @@ impl State {
                         }
                     }
                 }
-                b'[' => match link(text, i, &mut closing_bracket, &mut closing_paren) {
-                    // Without a target (`out[0]`, or a reference defined
-                    // elsewhere) the brackets are text: they part words.
-                    Some((label_end, end)) if end > label_end + 1 => {
-                        // The text of a link, without nested links.
-                        self.inline_text(&text[i + 1..label_end], out);
-                        i = end;
+                b'[' => {
+                    // A `]` in a code span that opens the link's text does
+                    // not close it (`` [`Rc<[u8]>`](url) ``).
+                    let from = match text.get(i + 1) {
+                        Some(b'`') => {
+                            code_span(text, i + 1, &mut failed_runs).map_or(i + 1, |(_, end)| end)
+                        }
+                        _ => i + 1,
+                    };
+                    match link(text, from, &mut closing_bracket, &mut closing_paren) {
+                        // Without a target (`out[0]`, or a reference
+                        // defined elsewhere) the brackets are text: they
+                        // part words.
+                        Some((label_end, end)) if end > label_end + 1 => {
+                            // The text of a link, without nested links.
+                            self.inline_text(&text[i + 1..label_end], out);
+                            i = end;
+                        }
+                        _ => {
+                            out.push(b'[');
+                            i += 1;
+                        }
                     }
-                    _ => {
-                        out.push(b'[');
-                        i += 1;
-                    }
-                },
+                }
                 b'<' => i = self.angle(text, i, &mut closing_angle, true, out),
                 b'&' => i = reference(text, i, out),
                 b'*' | b'_' | b'~' => i = emphasis(text, i, out),
@@ -237,15 +227,16 @@ impl State {
         }
     }
 
-    /// A link's text: emphasis, code, references and tags, but brackets
-    /// as they are (no recursion, so no depth to bound).
+    /// A link's text: emphasis, code spans (as they are), references and
+    /// tags, but brackets as they are (no recursion, so no depth to bound).
     fn inline_text(&mut self, text: &[u8], out: &mut Vec<u8>) {
         let mut closing_angle = Ahead::new(b">");
+        let mut failed_runs: Vec<usize> = Vec::new();
         let mut i = 0;
         while i < text.len() {
             let byte = text[i];
             match byte {
-                b'`' => i += 1,
+                b'`' => i = copy_code_span(text, i, &mut failed_runs, out),
                 b'<' => i = self.angle(text, i, &mut closing_angle, false, out),
                 b'&' => i = reference(text, i, out),
                 b'*' | b'_' | b'~' => i = emphasis(text, i, out),
@@ -322,16 +313,17 @@ impl State {
     }
 }
 
-/// A link or image at `open` (its `[`): where its text ends (the `]`) and
-/// where the whole ends: after `(target)`, `[label]`, or the `]` alone.
-/// `None` when the `]` is not on the line.
+/// A link or image whose `]` is looked for from `from` (after its `[`):
+/// where its text ends (the `]`) and where the whole ends: after
+/// `(target)`, `[label]`, or the `]` alone. `None` when the `]` is not on
+/// the line.
 fn link(
     text: &[u8],
-    open: usize,
+    from: usize,
     closing_bracket: &mut Ahead,
     closing_paren: &mut Ahead,
 ) -> Option<(usize, usize)> {
-    let close = closing_bracket.next(text, open + 1)?;
+    let close = closing_bracket.next(text, from)?;
     Some((
         close,
         after_label(text, close, closing_bracket, closing_paren),
@@ -352,6 +344,38 @@ fn after_label(
         _ => None,
     };
     end.unwrap_or(close) + 1
+}
+
+/// The code span whose backticks start at `i`: where its text ends (its
+/// closing run) and where it ends; `None` when no run of the same length
+/// closes it on the line. A length that found none never will further on:
+/// `failed` keeps it, and it is not looked for again.
+fn code_span(text: &[u8], i: usize, failed: &mut Vec<usize>) -> Option<(usize, usize)> {
+    let length = run_end(text, i, b'`') - i;
+    if failed.contains(&length) {
+        return None;
+    }
+    let close = closing_run(text, i + length, length);
+    if close.is_none() {
+        failed.push(length);
+    }
+    close.map(|close| (close, close + length))
+}
+
+/// Copies the text of the code span at `i` as it is, or its backticks as
+/// text when it is not closed; returns where the text goes on.
+fn copy_code_span(text: &[u8], i: usize, failed: &mut Vec<usize>, out: &mut Vec<u8>) -> usize {
+    let start = run_end(text, i, b'`');
+    match code_span(text, i, failed) {
+        Some((close, end)) => {
+            out.extend_from_slice(&text[start..close]);
+            end
+        }
+        None => {
+            out.extend_from_slice(&text[i..start]);
+            start
+        }
+    }
 }
 
 /// The start of the next run of exactly `length` backticks at or after
@@ -511,6 +535,16 @@ mod tests {
         assert_eq!(
             words("[<em>proc1</em>](https://x.org) [a<br>b](u) [<!-- c -->d](u) [<em](u)"),
             ["proc1", "a", "b", "d", "<em"]
+        );
+    }
+
+    #[test]
+    fn code_spans_in_a_link_text_are_kept_as_they_are() {
+        assert_eq!(
+            words(
+                "[`Yoke<Y, C>`][Yoke], [`Rc<[u8]>`](alloc::rc::Rc), [`util._extend()`][x] [`x`]."
+            ),
+            ["Yoke<Y,", "C>,", "Rc<[u8]>,", "util._extend()", "[x]."]
         );
     }
 
