@@ -101,7 +101,7 @@ impl Cache {
             // Unknown: the read reports the error; nothing is stored.
             Err(_) => Stamp { size: 0, mtime: -1 },
         });
-        match self.known.get(&name_of(path)) {
+        match self.known.get(path.as_os_str().as_encoded_bytes()) {
             Some(entry) if entry.size == stamp.size && entry.mtime == stamp.mtime => {
                 self.hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 Ok((entry.fingerprint, entry.short_text))
