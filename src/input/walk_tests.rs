@@ -470,3 +470,26 @@ fn gitignore_outside_a_repository_is_not_read() {
         ["doc ./a.log", "ignored ./b.tmp"]
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn names_and_relative_paths_cut_by_bytes_match_the_component_parsers() {
+    let tree = Tree::new(&["a/b.txt", "a/.hidden", "a/c d/e"]);
+    for root in [".", "a", "./a", "a/", "a/./", "a//"] {
+        let root = tree.path(root);
+        for entry in walkdir::WalkDir::new(&root).min_depth(1) {
+            let entry = entry.unwrap();
+            let path = entry.path();
+            assert_eq!(
+                super::below(&root, path),
+                path.strip_prefix(&root).unwrap(),
+                "{path:?}"
+            );
+            assert_eq!(
+                super::listed_name(&entry),
+                entry.file_name().as_encoded_bytes(),
+                "{path:?}"
+            );
+        }
+    }
+}
