@@ -69,5 +69,31 @@ fn brute(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, exact_growth, exact_larger_k, rotate, brute);
+/// The floor every table and rotation is measured against: one
+/// `sort_unstable` of n random keys (one core; the copy it sorts is made
+/// outside the timing).
+fn sort_floor(c: &mut Criterion) {
+    let mut group = c.benchmark_group("sort_unstable");
+    group.sample_size(10);
+    for n in [1_000_000usize, 10_000_000] {
+        let keys: Vec<u64> = planted(n, 3, 5).into_iter().map(|(_, fp)| fp).collect();
+        group.bench_with_input(BenchmarkId::from_parameter(n), &keys, |b, keys| {
+            b.iter_batched_ref(
+                || keys.clone(),
+                |keys| keys.sort_unstable(),
+                criterion::BatchSize::LargeInput,
+            )
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    exact_growth,
+    exact_larger_k,
+    rotate,
+    brute,
+    sort_floor
+);
 criterion_main!(benches);
