@@ -78,6 +78,20 @@ where
 /// file, so small files go in batches.
 pub(crate) const FILES_PER_TASK: usize = 64;
 
+/// How far the stream may run ahead of the workers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ahead {
+    /// A few batches: enough to keep every worker fed.
+    Few,
+    /// Up to `FAR_AHEAD` batches (about 13 MB of paths at most), for a run
+    /// whose workers start late (a scan cache still loading): the walk
+    /// gets on meanwhile.
+    Far,
+}
+
+/// Batches the stream may hold for the workers with [`Ahead::Far`].
+const FAR_AHEAD: usize = 1024;
+
 /// Bytes (by the items' weight) after which a batch closes before it has
 /// `chunk` items: larger files go in smaller batches, so a few large
 /// files still spread over every worker.
@@ -92,6 +106,7 @@ const BATCH_BYTES: u64 = 1 << 20;
 pub(crate) fn for_each_ordered_chunked<I, R, W, C>(
     items: I,
     chunk: usize,
+    ahead: Ahead,
     weight: impl Fn(&I::Item) -> u64 + Send,
     work: W,
     mut consume: C,
@@ -106,7 +121,11 @@ pub(crate) fn for_each_ordered_chunked<I, R, W, C>(
     let chunks = batches(items, chunk, threads, weight);
     // A walk is mostly system calls: a worker that pulled it would hold
     // the others back on its lock while it walks.
-    let (batches, received) = mpsc::sync_channel(2 * threads);
+    let bound = match ahead {
+        Ahead::Few => 2 * threads,
+        Ahead::Far => FAR_AHEAD,
+    };
+    let (batches, received) = mpsc::sync_channel(bound);
     let mut next = 0;
     std::thread::scope(|scope| {
         scope.spawn(move || {
@@ -289,6 +308,7 @@ mod tests {
             for_each_ordered_chunked(
                 0..3000u64,
                 chunk,
+                if chunk == 3 { Ahead::Far } else { Ahead::Few },
                 // Heavy items close a batch early.
                 |&x| x % 2 * weight,
                 |x| {

@@ -16,7 +16,7 @@ use crate::diag::Diagnostics;
 use crate::error::STDIN;
 use crate::fingerprint::{Fingerprint, Fingerprinter, SdrShape};
 use crate::input::{self, FileDocument, Outcome, Walk, WalkOptions};
-use crate::parallel::{FILES_PER_TASK, for_each_ordered_chunked};
+use crate::parallel::{Ahead, FILES_PER_TASK, for_each_ordered_chunked};
 use crate::{Error, jobs};
 
 /// What to compute for each document.
@@ -81,6 +81,7 @@ pub fn run(
     for_each_ordered_chunked(
         inputs,
         FILES_PER_TASK,
+        Ahead::Few,
         |found| match found {
             Outcome::Done(Input::File(file)) => file.stamp.map_or(0, |stamp| stamp.size),
             _ => 0,

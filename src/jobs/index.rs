@@ -23,7 +23,7 @@ use crate::input::{
     FileDocument, Outcome, RecordBlocks, RecordOptions, SkipReason, Walk, WalkOptions,
 };
 use crate::jobs::scan::short::{Prefix, ShortTexts};
-use crate::parallel::{FILES_PER_TASK, for_each_ordered, for_each_ordered_chunked};
+use crate::parallel::{Ahead, FILES_PER_TASK, for_each_ordered, for_each_ordered_chunked};
 
 /// What `add` did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -66,6 +66,7 @@ pub fn add(
     for_each_ordered_chunked(
         Walk::new(paths, walk),
         FILES_PER_TASK,
+        Ahead::Few,
         FileDocument::walked_bytes,
         |found| found.and_then(|file| fingerprint(&file, walk, &fingerprinter, &short, &stamps)),
         |_, outcome| {

@@ -17,7 +17,7 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::diag::Diagnostics;
 use crate::fingerprint::{FeatureOptions, Fingerprint};
@@ -29,17 +29,73 @@ use super::short::ShortTexts;
 /// The cache of one scan, as its workers share it (the store itself
 /// stays with the collecting thread).
 pub struct Cache {
-    known: HashMap<Vec<u8>, Entry>,
+    /// What the cache holds, read by a loader thread with a connection of
+    /// its own while the walk starts (reading the rows is most of what
+    /// opening costs): the stored entries by name first, for the workers'
+    /// lookups, then what the verification and the search remember.
+    stored: Arc<Stored>,
+    /// The loader; its error, if any, is reported when the run finishes.
+    loader: Mutex<Option<std::thread::JoinHandle<crate::Result<()>>>>,
     /// Short texts' character pairs, stored whatever this scan's rule is.
     pub short: ShortTexts,
     fresh: Mutex<Vec<Entry>>,
-    verdicts: HashMap<(u64, u64), (Option<f64>, f64)>,
     fresh_verdicts: Mutex<Vec<StoredVerdict>>,
-    /// The last search remembered, and this run's to store.
-    search: Option<SearchMemory>,
+    /// This run's search, to store.
     fresh_search: Mutex<Option<SearchMemory>>,
     /// Files whose fingerprint came from the cache.
     hits: std::sync::atomic::AtomicU64,
+}
+
+/// What the loader reads, each part set once (empty if it fails).
+#[derive(Default)]
+struct Stored {
+    known: OnceLock<HashMap<Vec<u8>, Entry>>,
+    remembered: OnceLock<Remembered>,
+}
+
+/// The verdicts and the last search a cache remembers.
+#[derive(Default)]
+struct Remembered {
+    verdicts: HashMap<(u64, u64), (Option<f64>, f64)>,
+    search: Option<SearchMemory>,
+}
+
+impl Stored {
+    /// Reads everything from the store at `path`, entries first.
+    fn load(&self, path: &Path, count: usize) -> crate::Result<()> {
+        let store = Store::open(path, false)?;
+        // Straight into the map: a list first would be copied as it grows,
+        // then again.
+        let mut known = HashMap::with_capacity(count);
+        store.for_each_entry(false, |mut entry| {
+            known.insert(std::mem::take(&mut entry.name), entry);
+        })?;
+        let _ = self.known.set(known);
+        let verdicts = store
+            .verdicts()?
+            .into_iter()
+            .map(|v| ((v.a, v.b), (v.jaccard, v.threshold)))
+            .collect();
+        let search = store.search_memory()?;
+        let _ = self.remembered.set(Remembered { verdicts, search });
+        Ok(())
+    }
+
+    /// Sets whatever is not set yet to empty, so nothing waits forever
+    /// (the loader failed, or panicked).
+    fn settle(&self) {
+        let _ = self.known.set(HashMap::new());
+        let _ = self.remembered.set(Remembered::default());
+    }
+}
+
+/// Settles the stored parts when the loader ends, however it ends.
+struct SettleOnDrop(Arc<Stored>);
+
+impl Drop for SettleOnDrop {
+    fn drop(&mut self) {
+        self.0.settle();
+    }
 }
 
 impl Cache {
@@ -52,28 +108,20 @@ impl Cache {
     ) -> Option<(Store, Cache)> {
         let opened = Store::open(path, true).and_then(|store| {
             store.check_options(features)?;
-            // Straight into the map: a list first would be copied as it
-            // grows, then again.
-            let mut known = HashMap::with_capacity(store.stats()?.documents as usize);
-            store.for_each_entry(false, |mut entry| {
-                known.insert(std::mem::take(&mut entry.name), entry);
-            })?;
-            let verdicts = store
-                .verdicts()?
-                .into_iter()
-                .map(|v| ((v.a, v.b), (v.jaccard, v.threshold)))
-                .collect();
-            let search = store.search_memory()?;
-            Ok((store, known, verdicts, search))
+            let count = store.stats()?.documents as usize;
+            let stored = Arc::new(Stored::default());
+            let settled = SettleOnDrop(Arc::clone(&stored));
+            let from = path.to_path_buf();
+            let loader = std::thread::spawn(move || settled.0.load(&from, count));
+            Ok((store, stored, loader))
         });
         match opened {
-            Ok((store, known, verdicts, search)) => Some((
+            Ok((store, stored, loader)) => Some((
                 store,
                 Cache {
-                    known,
-                    verdicts,
+                    stored,
+                    loader: Mutex::new(Some(loader)),
                     fresh_verdicts: Mutex::new(Vec::new()),
-                    search,
                     fresh_search: Mutex::new(None),
                     short: ShortTexts::new(features),
                     fresh: Mutex::new(Vec::new()),
@@ -85,6 +133,12 @@ impl Cache {
                 None
             }
         }
+    }
+
+    /// What the cache remembers of verifications and the last search
+    /// (waits for the loader to have read it).
+    fn remembered(&self) -> &Remembered {
+        self.stored.remembered.wait()
     }
 
     /// The stored fingerprint (and short-text fingerprint) of `path`, if
@@ -101,7 +155,12 @@ impl Cache {
             // Unknown: the read reports the error; nothing is stored.
             Err(_) => Stamp { size: 0, mtime: -1 },
         });
-        match self.known.get(path.as_os_str().as_encoded_bytes()) {
+        match self
+            .stored
+            .known
+            .wait()
+            .get(path.as_os_str().as_encoded_bytes())
+        {
             Some(entry) if entry.size == stamp.size && entry.mtime == stamp.mtime => {
                 self.hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 Ok((entry.fingerprint, entry.short_text))
@@ -142,7 +201,7 @@ impl Cache {
         if a == 0 || b == 0 {
             return None;
         }
-        match *self.verdicts.get(&(a.min(b), a.max(b)))? {
+        match *self.remembered().verdicts.get(&(a.min(b), a.max(b)))? {
             (Some(jaccard), _) if jaccard >= threshold => Some(Verdict::Near(jaccard)),
             (Some(_), _) => Some(Verdict::Below),
             // Below some threshold: below every higher one too.
@@ -173,7 +232,7 @@ impl Cache {
 
     /// The last search remembered, if any.
     pub fn search_memory(&self) -> Option<&SearchMemory> {
-        self.search.as_ref()
+        self.remembered().search.as_ref()
     }
 
     /// Remembers this run's search, to store at the end.
@@ -191,6 +250,14 @@ impl Cache {
         features: &FeatureOptions,
         diag: &Diagnostics,
     ) -> (u64, u64) {
+        let loader = self.loader.into_inner().ok().flatten();
+        match loader.map(std::thread::JoinHandle::join) {
+            Some(Ok(Err(error))) => diag.warn(format_args!(
+                "{error}; its stored fingerprints were not used"
+            )),
+            Some(Err(_)) => diag.warn("the cache's stored fingerprints could not be read"),
+            _ => {}
+        }
         let fresh = self.fresh.into_inner().unwrap_or_default();
         let verdicts = self.fresh_verdicts.into_inner().unwrap_or_default();
         let hits = self.hits.into_inner();
@@ -199,7 +266,9 @@ impl Cache {
             .fresh_search
             .into_inner()
             .unwrap_or_default()
-            .filter(|search| self.search.as_ref() != Some(search));
+            .filter(|search| {
+                self.stored.remembered.get().and_then(|r| r.search.as_ref()) != Some(search)
+            });
         if let Err(error) = store.put_all(features, &fresh, &verdicts, search.as_ref()) {
             diag.warn(format_args!("{error}; the cache was not updated"));
             return (hits, 0);
@@ -211,6 +280,20 @@ impl Cache {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_loader_that_fails_leaves_nothing_waiting() {
+        let dir = tempfile::tempdir().unwrap();
+        let stored = Arc::new(Stored::default());
+        let settled = SettleOnDrop(Arc::clone(&stored));
+        let missing = dir.path().join("gone.db");
+        let loader = std::thread::spawn(move || settled.0.load(&missing, 10));
+        assert!(loader.join().unwrap().is_err());
+        // Both parts are set, empty: lookups and verdicts miss, nothing blocks.
+        assert!(stored.known.get().unwrap().is_empty());
+        let remembered = stored.remembered.get().unwrap();
+        assert!(remembered.verdicts.is_empty() && remembered.search.is_none());
+    }
 
     #[test]
     fn a_remembered_verdict_decides_only_what_it_proves() {

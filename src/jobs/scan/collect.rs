@@ -12,7 +12,7 @@ use crate::input::{
     Declarations, FileDocument, FingerprintBlock, FingerprintBlocks, FingerprintRecord, Outcome,
     RecordBlocks, RecordOptions, Walk, WalkOptions,
 };
-use crate::parallel::{FILES_PER_TASK, for_each_ordered, for_each_ordered_chunked};
+use crate::parallel::{Ahead, FILES_PER_TASK, for_each_ordered, for_each_ordered_chunked};
 use crate::progress::Progress;
 
 use super::cache::Cache;
@@ -35,6 +35,11 @@ pub fn collect_paths(
     for_each_ordered_chunked(
         walk,
         FILES_PER_TASK,
+        if cache.is_some() {
+            Ahead::Far
+        } else {
+            Ahead::Few
+        },
         FileDocument::walked_bytes,
         |found| {
             found.and_then(|file| {
