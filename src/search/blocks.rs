@@ -460,7 +460,9 @@ fn compare_groups(
             let bucket = &values[start..end];
             largest = largest.max(bucket.len());
             comparisons += (bucket.len() * (bucket.len() - 1) / 2) as u64;
-            compare_bucket(shared, layout, table, bucket, sink);
+            compare_bucket(shared, layout, table, bucket, sink, |v| {
+                permute(&table.inverse, v)
+            });
         }
         start = end;
     }
@@ -486,33 +488,12 @@ fn compare_unpermuted_groups(
             let bucket = &local.values[start..end];
             largest = largest.max(bucket.len());
             comparisons += (bucket.len() * (bucket.len() - 1) / 2) as u64;
-            compare_unpermuted_bucket(shared, layout, table, bucket, sink);
+            compare_bucket(shared, layout, table, bucket, sink, |v| v);
         }
         start = end;
     }
     sink.found.comparisons += comparisons;
     sink.found.largest_bucket = sink.found.largest_bucket.max(largest as u64);
-}
-
-/// Like [`compare_bucket`] for fingerprints left unpermuted.
-fn compare_unpermuted_bucket(
-    shared: &Shared,
-    layout: &Layout,
-    table: &Table,
-    bucket: &[u64],
-    sink: &mut Sink<'_>,
-) {
-    let k = layout.max_distance;
-    for (i, &x) in bucket.iter().enumerate() {
-        for &y in &bucket[i + 1..] {
-            let distance = (x ^ y).count_ones();
-            if distance <= k && layout.owns(table, x ^ y) {
-                let a = shared.collapsed.index_of(x);
-                let b = shared.collapsed.index_of(y);
-                sink.emit(a, b, distance);
-            }
-        }
-    }
 }
 
 /// Puts the permuted fingerprints in `buffers.values` with equal keys
@@ -537,21 +518,23 @@ fn order(
 }
 
 /// Compares every pair of a bucket of equal keys and emits those within k
-/// that this table owns.
+/// that this table owns; `unpermute` gives back a value's original bits
+/// (the identity for fingerprints grouped unpermuted).
 fn compare_bucket(
     shared: &Shared,
     layout: &Layout,
     table: &Table,
     bucket: &[u64],
     sink: &mut Sink<'_>,
+    unpermute: impl Fn(u64) -> u64,
 ) {
     let k = layout.max_distance;
     for (i, &x) in bucket.iter().enumerate() {
         for &y in &bucket[i + 1..] {
             let distance = (x ^ y).count_ones();
-            if distance <= k && layout.owns(table, permute(&table.inverse, x ^ y)) {
-                let a = shared.collapsed.index_of(permute(&table.inverse, x));
-                let b = shared.collapsed.index_of(permute(&table.inverse, y));
+            if distance <= k && layout.owns(table, unpermute(x ^ y)) {
+                let a = shared.collapsed.index_of(unpermute(x));
+                let b = shared.collapsed.index_of(unpermute(y));
                 sink.emit(a, b, distance);
             }
         }
