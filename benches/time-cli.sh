@@ -3,7 +3,8 @@
 # file, `wc -w` of the JSON Lines), with a warm page cache: median wall time
 # of several runs, MB/s, documents/s and peak memory (max RSS) of each
 # step: fingerprinting alone, the default (verified) scan and --raw, from
-# files and from JSON Lines.
+# files and from JSON Lines, and a scan with `--cache` made afresh, then
+# again with nothing changed.
 #
 # Usage: benches/time-cli.sh [DOCS [RUNS]]     (defaults: 100000 documents, 5 runs)
 # Environment:
@@ -93,3 +94,6 @@ measure "scan --raw" "'$SIMDUP' scan --raw $SCAN_ARGS '$CORPUS/docs'"
 measure "wc -w jsonl" "wc -w '$CORPUS/corpus.jsonl'"
 measure "scan jsonl" "'$SIMDUP' scan --records jsonl --id-field id --text-field text $SCAN_ARGS < '$CORPUS/corpus.jsonl'"
 measure "jsonl --raw" "'$SIMDUP' scan --raw --records jsonl --id-field id --text-field text $SCAN_ARGS < '$CORPUS/corpus.jsonl'"
+# A scan cache: made afresh each run, then a re-scan with nothing changed.
+measure "cache first" "rm -f '$TMP'/cache.db*; '$SIMDUP' scan $SCAN_ARGS --cache '$TMP/cache.db' '$CORPUS/docs'"
+measure "cache again" "'$SIMDUP' scan $SCAN_ARGS --cache '$TMP/cache.db' '$CORPUS/docs'"
