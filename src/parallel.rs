@@ -118,6 +118,10 @@ pub(crate) fn for_each_ordered_chunked<I, R, W, C>(
     C: FnMut(usize, R) -> ControlFlow<()>,
 {
     let threads = rayon::current_num_threads().max(1);
+    // Set once the workers are done: the stream stops at its next item
+    // rather than at its next whole batch (a walk through ignored trees).
+    let finished = AtomicBool::new(false);
+    let items = items.take_while(|_| !finished.load(Ordering::Relaxed));
     let chunks = batches(items, chunk, threads, weight);
     // A walk is mostly system calls: a worker that pulled it would hold
     // the others back on its lock while it walks.
@@ -147,6 +151,7 @@ pub(crate) fn for_each_ordered_chunked<I, R, W, C>(
                 ControlFlow::Continue(())
             },
         );
+        finished.store(true, Ordering::Relaxed);
     });
 }
 
