@@ -5,7 +5,9 @@
 //! file name. The filters apply to what is found below an argument; a path
 //! given explicitly is always taken (as ripgrep and fd do), so `simdup scan
 //! .hidden/a.txt` reads it. Only metadata is read here, never contents:
-//! a FIFO is recognised by its type and never opened. Ignore files
+//! a FIFO is recognised by its type and never opened, and a regular file
+//! found in a listing is not even stat'ed unless a size limit asks for it
+//! (the listing gives its type and inode). Ignore files
 //! (`.gitignore`, `.ignore`, `.simdupignore`) prune what is found below an
 //! argument unless `no_ignore` is set ([`IgnoreStack`]).
 
