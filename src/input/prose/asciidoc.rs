@@ -314,14 +314,10 @@ fn inline_macro<'t>(text: &'t [u8], i: usize, ahead: &mut Aheads) -> Option<(&'t
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Format, prose_of};
+    use super::super::{Format, prose_of, view_words};
 
     fn words(adoc: &str) -> Vec<String> {
-        String::from_utf8(prose_of(Format::AsciiDoc, adoc.as_bytes()))
-            .unwrap()
-            .split_whitespace()
-            .map(String::from)
-            .collect()
+        view_words(Format::AsciiDoc, adoc)
     }
 
     #[test]

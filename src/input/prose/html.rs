@@ -249,14 +249,14 @@ impl State {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Format, prose_of};
+    use super::super::{Format, prose_of, view_words};
 
     fn text(html: &str) -> String {
         String::from_utf8(prose_of(Format::Html, html.as_bytes())).unwrap()
     }
 
     fn words(html: &str) -> Vec<String> {
-        text(html).split_whitespace().map(String::from).collect()
+        view_words(Format::Html, html)
     }
 
     #[test]

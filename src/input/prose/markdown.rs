@@ -448,17 +448,14 @@ fn indent(line: &[u8]) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Format, prose_of};
+    use super::super::{Format, prose_of, view_words};
 
     fn text(markdown: &str) -> String {
         String::from_utf8(prose_of(Format::Markdown, markdown.as_bytes())).unwrap()
     }
 
     fn words(markdown: &str) -> Vec<String> {
-        text(markdown)
-            .split_whitespace()
-            .map(String::from)
-            .collect()
+        view_words(Format::Markdown, markdown)
     }
 
     #[test]

@@ -287,5 +287,16 @@ impl<R: Read> Read for ProseReader<R> {
     }
 }
 
+/// A markup text's view, split into words: what the scanners' tests
+/// compare.
+#[cfg(test)]
+fn view_words(format: Format, text: &str) -> Vec<String> {
+    String::from_utf8(prose_of(format, text.as_bytes()))
+        .unwrap()
+        .split_whitespace()
+        .map(String::from)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests;

@@ -292,14 +292,10 @@ fn is_adornment(text: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Format, prose_of};
+    use super::super::{Format, prose_of, view_words};
 
     fn words(rst: &str) -> Vec<String> {
-        String::from_utf8(prose_of(Format::Rst, rst.as_bytes()))
-            .unwrap()
-            .split_whitespace()
-            .map(String::from)
-            .collect()
+        view_words(Format::Rst, rst)
     }
 
     #[test]
