@@ -177,11 +177,16 @@ pub(crate) struct FileDocument {
 }
 
 impl FileDocument {
-    /// The bytes the walk saw in a found file (0 when it made no stat, or
-    /// found nothing): how much reading it costs, for batching work.
+    /// The bytes the walk saw in the file (0 when it made no stat): how
+    /// much reading it costs, for batching work.
+    pub fn walked_size(&self) -> u64 {
+        self.stamp.map_or(0, |stamp| stamp.size)
+    }
+
+    /// [`FileDocument::walked_size`] of a found file, 0 for anything else.
     pub fn walked_bytes(found: &Outcome<FileDocument>) -> u64 {
         match found {
-            Outcome::Done(file) => file.stamp.map_or(0, |stamp| stamp.size),
+            Outcome::Done(file) => file.walked_size(),
             _ => 0,
         }
     }

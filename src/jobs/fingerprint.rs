@@ -83,7 +83,7 @@ pub fn run(
         FILES_PER_TASK,
         Ahead::Few,
         |found| match found {
-            Outcome::Done(Input::File(file)) => file.stamp.map_or(0, |stamp| stamp.size),
+            Outcome::Done(Input::File(file)) => file.walked_size(),
             _ => 0,
         },
         |found| {
