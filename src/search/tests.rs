@@ -319,7 +319,7 @@ proptest! {
 fn two_levels_are_exact_on_partitions_grouped_unpermuted() {
     // Thousands of fingerprints put at least 64 in a partition of the
     // first key block, where the rest of the key groups them unpermuted.
-    for (k, m) in [(9, 12), (12, 16), (6, 9), (3, 5)] {
+    for (k, m) in [(9, 12), (12, 16), (6, 9)] {
         for dense in [false, true] {
             let input = planted(u64::from(k * m), 6000, k, dense);
             let (pairs, _) = reference(&input, k);
