@@ -12,6 +12,7 @@
 //! not depend on the thread count.
 
 mod components;
+pub mod join;
 pub mod passages;
 mod spill;
 
@@ -153,7 +154,7 @@ fn verify_batch<L>(
 /// intersection that high, so a pair far below the threshold (the usual
 /// candidate on boilerplate-heavy text) costs a fraction of a merge; and a
 /// pair whose sizes alone rule it out costs nothing.
-pub(crate) fn decide(a: &[u64], b: &[u64], threshold: f64) -> Verdict {
+pub(crate) fn decide<T: Ord>(a: &[T], b: &[T], threshold: f64) -> Verdict {
     let (small, large) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     // |A ∩ B| <= |small| and |A ∪ B| >= |large|.
     if !large.is_empty() && (small.len() as f64) < threshold * large.len() as f64 {

@@ -112,5 +112,5 @@ fn sizes_too_different_are_below_without_a_merge() {
     let large: Vec<u64> = (0..100).collect();
     assert_eq!(decide(&small, &large, 0.5), Verdict::Below);
     assert_eq!(decide(&small, &large, 0.1), Verdict::Near(0.1));
-    assert_eq!(decide(&[], &[], 0.8), Verdict::Near(1.0));
+    assert_eq!(decide::<u64>(&[], &[], 0.8), Verdict::Near(1.0));
 }
