@@ -128,6 +128,7 @@ pub fn run(args: DedupArgs) -> anyhow::Result<Finished> {
             KeepArg::Shortest => Keep::Shortest,
         },
         name_kept: args.dropped.is_some(),
+        join_budget: Default::default(),
     };
     let walk = args.walk.to_options()?;
     let dropped = match &args.dropped {
@@ -359,13 +360,24 @@ fn write_summary(
     } else {
         0.0
     };
+    let k = stats.max_distance;
+    let within = format!(
+        "within k = {k} (expected recall {:.3} at the threshold)",
+        stats.expected_recall
+    );
+    // Short texts are joined exactly unless the join cost too much.
+    let rule = match (stats.short_texts, stats.join_stopped_after) {
+        (0, _) => within,
+        (_, None) => format!("short texts every pair (exact join), others {within}"),
+        (_, Some(after)) => format!(
+            "short texts every pair for the first {after}, then {within} (the join cost too much)"
+        ),
+    };
     writeln!(
         out,
-        "simdup: {megabytes:.1} MB in {:.2} s ({rate:.1} MB/s); Jaccard >= {threshold} within \
-         k = {} (expected recall {:.3} at the threshold); {} verified",
+        "simdup: {megabytes:.1} MB in {:.2} s ({rate:.1} MB/s); Jaccard >= {threshold}, {rule}; \
+         {} verified",
         stats.seconds,
-        stats.max_distance,
-        stats.expected_recall,
         counted(stats.candidates, "candidate"),
     )
 }

@@ -127,9 +127,14 @@ pub struct ShortTextParams {
     pub features: String,
     /// The longest short text, in characters.
     pub max_chars: usize,
-    /// Their search radius.
-    pub max_distance: u32,
-    /// The expected recall of that radius at the threshold.
+    /// How their pairs were found: `join` (every pair at the threshold,
+    /// by an exact join of their features) or `simhash` (candidates
+    /// within `max_distance`).
+    pub search: String,
+    /// Their search radius (`simhash` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_distance: Option<u32>,
+    /// The expected recall at the threshold (1 for the join).
     pub expected_recall: f64,
 }
 

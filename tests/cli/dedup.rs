@@ -102,7 +102,10 @@ fn stdin_and_a_file_give_the_same_records() {
         kept < 500 - copies,
         "copies and some near-copies dropped: {kept}"
     );
-    assert!(kept >= 400, "one in five lines is a near-copy: {kept}");
+    // Every line `log_lines` made fresh survives: only copies and the
+    // lines made from another by changing a word may go.
+    let fresh = (0..500).filter(|i| i % 5 != 4 && i % 7 != 6).count();
+    assert!(kept >= fresh, "{kept} kept of {fresh} fresh lines");
 }
 
 #[test]

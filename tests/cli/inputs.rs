@@ -420,6 +420,33 @@ fn the_address_fixture_with_the_defaults() {
     );
 }
 
+/// See: #8. Short texts are joined exactly: every pair at the threshold
+/// is found at any radius, and `params` says so.
+#[test]
+fn short_texts_are_joined_whatever_the_radius() {
+    let scan = |extra: &[&str]| {
+        let output = crate::util::simdup()
+            .args(["scan", "-", "--format", "json"])
+            .args(extra)
+            .write_stdin(
+                std::fs::read(crate::util::repo().join("fixtures/records/addresses.txt")).unwrap(),
+            )
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        serde_json::from_slice::<serde_json::Value>(&output.stdout).unwrap()
+    };
+    let default = scan(&[]);
+    let short = &default["params"]["radius"]["short_texts"];
+    assert_eq!(short["search"], "join", "{short}");
+    assert_eq!(short["expected_recall"], 1.0, "{short}");
+    assert!(short.get("max_distance").is_none(), "{short}");
+    assert_eq!(default["pairs"].as_array().unwrap().len(), 6);
+    // The pair of case 2 lies 5 bits apart: k = 0 finds it all the same.
+    let narrow = scan(&["-k", "0"]);
+    assert_eq!(narrow["pairs"], default["pairs"]);
+}
+
 /// See: #8. The tickets fixture's reworded feature request is found.
 #[test]
 fn the_tickets_fixture_with_the_defaults() {

@@ -4,9 +4,11 @@
 //! The near-duplicate rule is the scan's (src/jobs/scan): two records with
 //! the same features (the same feature digest; the same content for those
 //! with fewer than `min_features` features) are near-duplicates without a
-//! search. Otherwise SimHash proposes the kept records within k bits and
-//! exact Jaccard decides: two short texts (one line of at most 256
-//! characters) by their character pairs, any other pair by the features.
+//! search. Two short texts (one line of at most 256 characters) are
+//! compared by their character pairs, and every kept short text that may
+//! reach the threshold is proposed by an exact join (src/verify/join.rs),
+//! at no radius, as the scan does. For any other pair SimHash proposes the
+//! kept records within k bits. Exact Jaccard decides.
 //! Records without features are never anyone's near-duplicate: they are
 //! kept, and nothing of them is held.
 //!
@@ -16,8 +18,10 @@
 //! Held per kept record: its text in a spool (in memory up to
 //! [`TEXT_MEMORY`] bytes in all, then in an anonymous temporary file) with
 //! 4 bytes of length; a digest map entry (about 24 bytes); one
-//! [`Index`] entry (12 bytes per table, k + 1 tables: 84 bytes at the
-//! default k = 6); and its name (nothing for line numbers that follow each other,
+//! [`Index`] entry (12 bytes per table, k + 1 to k + 4 tables: 84 to 120
+//! bytes at the default k = 6), and for a short text also 8 bytes per
+//! character pair of its join prefix (about a fifth of them at 0.8, plus
+//! one); and its name (nothing for line numbers that follow each other,
 //! the id's bytes with `--id-field`).
 
 use std::borrow::Cow;
@@ -31,6 +35,7 @@ use crate::verify::{Verdict, decide};
 use super::super::scan::{Prefix, ShortTexts};
 use super::index::MixMap;
 use super::indexes::{Indexes, Recent, Space};
+use crate::verify::join::{JoinScratch, Postings, TokenOrder};
 
 /// Bytes of kept texts held in memory before the rest goes to a file.
 pub const TEXT_MEMORY: usize = 32 << 20;
@@ -46,9 +51,19 @@ pub struct Measured {
     pub text: Vec<u8>,
     /// Its fingerprint by the features.
     pub words: Fingerprint,
-    /// Its character-pair fingerprint, when it is a short text and the
-    /// short-text rule is on.
-    pub short: Option<Fingerprint>,
+    /// Its character pairs, when it is a short text and the short-text
+    /// rule is on.
+    pub short: Option<ShortText>,
+}
+
+/// A short text's character pairs: their fingerprint and their set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShortText {
+    /// The character-pair fingerprint (searched once the join costs too
+    /// much).
+    pub simhash: u64,
+    /// The sorted, distinct character-pair features (joined).
+    pub set: Vec<u64>,
 }
 
 /// How a record measures: computed on the workers.
@@ -81,7 +96,7 @@ impl Measure {
     pub fn measure(&self, text: Vec<u8>) -> Measured {
         let words = self.fingerprinter.fingerprint_bytes(&text);
         let short = match &self.short {
-            Some(short) if words.features >= self.min_features.max(1) => short.fingerprint(&text),
+            Some(short) if words.features >= self.min_features.max(1) => short_text(short, &text),
             _ => None,
         };
         Measured { text, words, short }
@@ -92,17 +107,24 @@ impl Measure {
     pub fn measure_reader<R: Read>(
         &self,
         reader: R,
-    ) -> io::Result<(Fingerprint, Option<Fingerprint>)> {
+    ) -> io::Result<(Fingerprint, Option<ShortText>)> {
         let mut prefix = Prefix::new(reader);
         let words = self.fingerprinter.fingerprint_reader(&mut prefix)?;
         let short = match (&self.short, prefix.whole()) {
             (Some(short), Some(text)) if words.features >= self.min_features.max(1) => {
-                short.fingerprint(text)
+                short_text(short, text)
             }
             _ => None,
         };
         Ok((words, short))
     }
+}
+
+/// The character pairs of `text`, if it is a short text with features.
+fn short_text(short: &ShortTexts, text: &[u8]) -> Option<ShortText> {
+    let set = short.short_text_set(text)?;
+    let simhash = short.fingerprint(text)?.simhash;
+    Some(ShortText { simhash, set })
 }
 
 /// What the filter decided.
@@ -143,6 +165,66 @@ pub struct Filter {
     /// Candidates verified.
     pub candidates: u64,
     scratch: Vec<(u32, Space)>,
+    /// The token order of the short texts' join, shared by both indexes.
+    order: TokenOrder,
+    /// Whether kept short texts are still found by the join.
+    joining: bool,
+    /// Postings the join's probes may have read so far.
+    join_cost: u64,
+    /// Short texts searched so far.
+    short_searched: u64,
+    /// Every kept short text's character-pair fingerprint and number.
+    short_kept: Vec<(u64, u32)>,
+    /// The join was reindexed or given up during this block: the
+    /// candidates found ahead of the block are not used.
+    ahead_stale: bool,
+    /// Kept short texts at which the join is next reordered.
+    next_reorder: usize,
+    /// Short texts searched when the join was given up.
+    stopped_joining_after: Option<u64>,
+    join_budget: JoinBudget,
+    join_scratch: JoinScratch,
+}
+
+/// The join of short texts may read this many postings, plus
+/// [`JOIN_POSTINGS_PER_SHORT_TEXT`] for each short text searched, before
+/// short texts are searched by fingerprint within k instead. Texts from a
+/// large vocabulary (addresses, titles) read a few hundred postings each;
+/// a stream of one-line texts from a few dozen words makes every probe
+/// read postings of a share of all kept texts, so the join would cost the
+/// square of the stream. The scan draws the same line by its predicted
+/// cost (src/jobs/scan/joined.rs). Counted from the token order alone, so
+/// the decisions do not depend on how the stream is cut into blocks.
+pub const JOIN_BASE_POSTINGS: u64 = 1 << 25;
+
+/// See [`JOIN_BASE_POSTINGS`].
+pub const JOIN_POSTINGS_PER_SHORT_TEXT: u64 = 250;
+
+/// The join's token order is rebuilt by rarity when this many short texts
+/// are kept, then each time four times as many are: first appearance ranks
+/// well a large vocabulary's rare tokens (they appear late), but not a
+/// small one's, every token of which appears early (tests reorder every
+/// few texts, to exercise it). All reorders together
+/// measure each kept short text again at most a third of a time more.
+pub const FIRST_REORDER: usize = if cfg!(test) { 4 } else { 1024 };
+
+/// How many postings the join of short texts may read: `base` plus
+/// `per_short_text` for each short text searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct JoinBudget {
+    /// Postings allowed whatever the stream.
+    pub base: u64,
+    /// Postings allowed for each short text searched.
+    pub per_short_text: u64,
+}
+
+impl Default for JoinBudget {
+    fn default() -> Self {
+        JoinBudget {
+            base: JOIN_BASE_POSTINGS,
+            per_short_text: JOIN_POSTINGS_PER_SHORT_TEXT,
+        }
+    }
 }
 
 impl Filter {
@@ -154,8 +236,8 @@ impl Filter {
             threshold,
             max_distance,
             by_digest: MixMap::default(),
-            main: Indexes::new(max_distance),
-            recent: Indexes::new(max_distance),
+            main: Indexes::new(max_distance, threshold),
+            recent: Indexes::new(max_distance, threshold),
             recent_kept: Vec::new(),
             in_block: false,
             texts: Names::with_budget(TEXT_MEMORY),
@@ -163,7 +245,79 @@ impl Filter {
             kept: 0,
             candidates: 0,
             scratch: Vec::new(),
+            order: TokenOrder::new(threshold),
+            joining: true,
+            join_cost: 0,
+            short_searched: 0,
+            short_kept: Vec::new(),
+            ahead_stale: false,
+            next_reorder: FIRST_REORDER,
+            stopped_joining_after: None,
+            join_budget: JoinBudget::default(),
+            join_scratch: JoinScratch::default(),
         }
+    }
+
+    /// The join of short texts may read this many postings.
+    pub fn with_join_budget(mut self, budget: JoinBudget) -> Filter {
+        self.join_budget = budget;
+        self
+    }
+
+    /// Short texts searched, and how many had been when the join was
+    /// given up (`None`: it never was).
+    pub fn short_texts_searched(&self) -> (u64, Option<u64>) {
+        (self.short_searched, self.stopped_joining_after)
+    }
+
+    /// Whether kept short texts are still found by the exact join (not
+    /// yet by fingerprint: see [`JOIN_BASE_POSTINGS`]).
+    pub fn joining(&self) -> bool {
+        self.joining
+    }
+
+    /// Gives up the join: kept short texts are found by fingerprint from
+    /// now on. The records kept in the block join the main indexes first.
+    fn stop_joining(&mut self) {
+        self.joining = false;
+        self.stopped_joining_after = Some(self.short_searched);
+        for recent in self.recent_kept.drain(..) {
+            recent.add_to(&mut self.main, &self.order);
+        }
+        self.main.find_short_texts_by_fingerprint(&self.short_kept);
+        self.recent = self.empty_indexes();
+        self.ahead_stale = self.in_block;
+        self.order = TokenOrder::new(self.threshold);
+    }
+
+    /// Rebuilds the join's order by rarity and indexes every kept short
+    /// text again in it (measured again from its text). The records kept
+    /// in the block join the main indexes first.
+    fn reorder_join(&mut self) -> io::Result<()> {
+        for recent in self.recent_kept.drain(..) {
+            recent.add_to(&mut self.main, &self.order);
+        }
+        self.recent = self.empty_indexes();
+        self.ahead_stale = self.in_block;
+        self.order.reorder();
+        let mut postings = Postings::new(self.threshold);
+        for &(_, number) in &self.short_kept {
+            let text = self.texts.get(number as usize)?;
+            let set = self.feature_set(&text, Space::Chars)?;
+            self.order.count_prefix(&set);
+            postings.add(&set, &self.order, number);
+        }
+        self.main.join_short_texts(postings);
+        Ok(())
+    }
+
+    /// Indexes with nothing kept, finding short texts as the filter does.
+    fn empty_indexes(&self) -> Indexes {
+        let mut indexes = Indexes::new(self.max_distance, self.threshold);
+        if !self.joining {
+            indexes.find_short_texts_by_fingerprint(&[]);
+        }
+        indexes
     }
 
     /// The texts of records are paths of files: verification reads them
@@ -172,6 +326,26 @@ impl Filter {
     pub fn reading_files(mut self) -> Filter {
         self.by_path = true;
         self
+    }
+
+    /// The character-pair features of a record gathered earlier (its text,
+    /// or the path of its file), if it is a short text and the rule is on.
+    pub fn short_text(&self, text: &[u8]) -> io::Result<Option<ShortText>> {
+        let Some(short) = &self.measure.short else {
+            return Ok(None);
+        };
+        if !self.by_path {
+            return Ok(short_text(short, text));
+        }
+        let path = path_from_bytes(text);
+        let named =
+            |error: io::Error| io::Error::new(error.kind(), format!("{}: {error}", path.display()));
+        let mut file = (self.measure.fingerprinter.options().view)
+            .reopen(&path)
+            .map_err(named)?;
+        let mut prefix = Prefix::new(&mut file);
+        io::copy(&mut prefix, &mut io::sink()).map_err(named)?;
+        Ok(prefix.whole().and_then(|text| short_text(short, text)))
     }
 
     /// The text (or path) of kept record `kept`.
@@ -211,19 +385,25 @@ impl Filter {
     /// Ends a block: its kept records join the main indexes.
     pub fn end_block(&mut self) {
         for recent in self.recent_kept.drain(..) {
-            recent.add_to(&mut self.main);
+            recent.add_to(&mut self.main, &self.order);
         }
         if self.in_block {
-            self.recent = Indexes::new(self.max_distance);
+            self.recent = self.empty_indexes();
             self.in_block = false;
         }
+        self.ahead_stale = false;
     }
 
     /// The candidates of `record` among the records kept before the
     /// current block, sorted, for [`Filter::decide_with`]; `None` when
     /// none are needed (no features, or the same features as a kept
-    /// record). Read-only: many records at once, on any threads.
-    pub fn candidates(&self, record: &Measured) -> Option<Vec<(u32, Space)>> {
+    /// record). Read-only: many records at once, on any threads, each
+    /// with its own `scratch`.
+    pub fn candidates(
+        &self,
+        record: &Measured,
+        scratch: &mut JoinScratch,
+    ) -> Option<Vec<(u32, Space)>> {
         let words = &record.words;
         if words.features < self.measure.min_features.max(1)
             || self.by_digest.contains_key(&words.feature_digest)
@@ -231,7 +411,7 @@ impl Filter {
             return None;
         }
         let mut out = Vec::new();
-        self.main.query(record, &mut out);
+        self.main.query(record, &self.order, scratch, &mut out);
         out.sort_unstable();
         out.dedup();
         Some(out)
@@ -264,6 +444,20 @@ impl Filter {
         if let Some(&kept) = self.by_digest.get(&key) {
             return Ok(Decision::Dropped { kept, jaccard: 1.0 });
         }
+        if !exact_only && let Some(short) = &record.short {
+            self.short_searched += 1;
+            if self.joining {
+                let ranked = self.order.ranked(&short.set);
+                self.join_cost += self.order.probe_cost(&ranked);
+                let budget = self.join_budget;
+                let allowed = budget
+                    .base
+                    .saturating_add(budget.per_short_text.saturating_mul(self.short_searched));
+                if self.join_cost > allowed {
+                    self.stop_joining();
+                }
+            }
+        }
         if !exact_only && let Some((kept, jaccard)) = self.search(record, found)? {
             return Ok(Decision::Dropped { kept, jaccard });
         }
@@ -279,19 +473,23 @@ impl Filter {
         let mut candidates = std::mem::take(&mut self.scratch);
         candidates.clear();
         match found {
-            Some(found) => candidates.extend(found),
-            None => {
+            Some(found) if !self.ahead_stale => candidates.extend(found),
+            _ => {
                 if record.short.is_none() {
                     self.main.build_short_words();
                 }
-                self.main.query(record, &mut candidates);
+                let scratch = &mut self.join_scratch;
+                self.main
+                    .query(record, &self.order, scratch, &mut candidates);
             }
         }
         if self.in_block {
             if record.short.is_none() {
                 self.recent.build_short_words();
             }
-            self.recent.query(record, &mut candidates);
+            let scratch = &mut self.join_scratch;
+            self.recent
+                .query(record, &self.order, scratch, &mut candidates);
         }
         candidates.sort_unstable();
         candidates.dedup();
@@ -301,7 +499,11 @@ impl Filter {
             self.candidates += 1;
             let slot = space as usize;
             if sets[slot].is_none() {
-                match self.feature_set(&record.text, space) {
+                let set = match (space, &record.short) {
+                    (Space::Chars, Some(short)) => Ok(short.set.clone()),
+                    _ => self.feature_set(&record.text, space),
+                };
+                match set {
                     Ok(set) => sets[slot] = Some(set),
                     Err(error) => {
                         answer = Err(error);
@@ -364,11 +566,21 @@ impl Filter {
         })?;
         self.by_digest.insert(key, number);
         if !exact_only {
+            if let Some(short) = &record.short {
+                self.short_kept.push((short.simhash, number));
+                if self.joining {
+                    self.order.learn(&short.set);
+                }
+            }
             if self.in_block {
-                self.recent.insert(record, number);
+                self.recent.insert(record, &self.order, number);
                 self.recent_kept.push(Recent::of(record, number));
             } else {
-                self.main.insert(record, number);
+                self.main.insert(record, &self.order, number);
+            }
+            if self.joining && self.short_kept.len() >= self.next_reorder {
+                self.next_reorder = self.next_reorder.saturating_mul(4);
+                self.reorder_join()?;
             }
         }
         self.kept += 1;
@@ -446,6 +658,71 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(run(&mut filter, other), Decision::Kept(Some(1)));
+    }
+
+    #[test]
+    fn short_texts_are_joined_at_any_distance_until_the_join_costs_too_much() {
+        let first = "One Stop Bakery, 1304 High St Rd, Wantirna, VIC, 3152";
+        let near = "One Stop Bakery, 1304 High Street Rd, Wantirna South, VIC, 3152";
+        // Joined: found at k = 0, though their fingerprints differ.
+        let mut joined = filter(0.8, 0);
+        assert_eq!(run(&mut joined, first), Decision::Kept(Some(0)));
+        assert!(matches!(
+            run(&mut joined, near),
+            Decision::Dropped { kept: 0, .. }
+        ));
+        assert!(joined.joining());
+        // With no postings to spare, the second probe gives the join up:
+        // short texts are then found within k = 0 only.
+        let none = JoinBudget {
+            base: 0,
+            per_short_text: 0,
+        };
+        let mut limited = filter(0.8, 0).with_join_budget(none);
+        assert_eq!(run(&mut limited, first), Decision::Kept(Some(0)));
+        assert_eq!(run(&mut limited, near), Decision::Kept(Some(1)));
+        assert!(!limited.joining());
+        assert_eq!(limited.short_texts_searched(), (2, Some(2)));
+        assert!(matches!(
+            run(&mut limited, first),
+            Decision::Dropped { kept: 0, .. }
+        ));
+    }
+
+    #[test]
+    fn near_copies_are_found_across_a_reorder_of_the_join() {
+        let mut filter = filter(0.8, 0);
+        // Random 40-letter lines: none near another.
+        let mut state = 7u64;
+        let lines: Vec<String> = (0..FIRST_REORDER + 100)
+            .map(|_| {
+                (0..40)
+                    .map(|_| {
+                        state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+                        char::from(b'a' + (state >> 59) as u8 % 26)
+                    })
+                    .collect()
+            })
+            .collect();
+        for (number, line) in lines.iter().enumerate() {
+            assert_eq!(run(&mut filter, line), Decision::Kept(Some(number as u32)));
+        }
+        // The join was reordered at FIRST_REORDER kept texts.
+        assert!(filter.joining());
+        for kept in [3, FIRST_REORDER - 1, FIRST_REORDER + 50] {
+            let mut copy = lines[kept].clone();
+            copy.replace_range(20..21, "-");
+            match run(&mut filter, &copy) {
+                Decision::Dropped {
+                    kept: found,
+                    jaccard,
+                } => {
+                    assert_eq!(found as usize, kept);
+                    assert!(jaccard >= 0.8, "{jaccard}");
+                }
+                other => panic!("{kept}: {other:?}"),
+            }
+        }
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! The search indexes of a set of kept records: which kept records a new
 //! record is compared with, and in which space.
 
-use super::filter::Measured;
+use crate::verify::join::{JoinScratch, Postings, TokenOrder};
+
+use super::filter::{Measured, ShortText};
 use super::index::Index;
 
 /// The comparison a candidate pair is decided by.
@@ -21,25 +23,35 @@ enum ShortWords {
     Built(Index),
 }
 
-/// Kept records by fingerprint, in the two spaces of the scan's rule.
+/// How kept short texts are found.
+#[derive(Debug)]
+enum Chars {
+    /// By an exact join on the prefixes of their character pairs.
+    Joined(Postings),
+    /// By their character-pair fingerprints, within the distance (once
+    /// the join costs too much: see `filter`).
+    Fingerprints(Index),
+}
+
+/// Kept records in the two spaces of the scan's rule.
 #[derive(Debug)]
 pub struct Indexes {
     max_distance: u32,
     /// Kept records that are not short texts, by word fingerprint.
     words: Index,
-    /// Kept short texts, by character-pair fingerprint.
-    chars: Index,
+    /// Kept short texts by their character pairs.
+    chars: Chars,
     /// Kept short texts, by word fingerprint.
     short_words: ShortWords,
 }
 
 impl Indexes {
-    /// Empty indexes for distance `max_distance`.
-    pub fn new(max_distance: u32) -> Indexes {
+    /// Empty indexes for distance `max_distance` and Jaccard `threshold`.
+    pub fn new(max_distance: u32, threshold: f64) -> Indexes {
         Indexes {
             max_distance,
             words: Index::new(max_distance),
-            chars: Index::new(max_distance),
+            chars: Chars::Joined(Postings::new(threshold)),
             short_words: ShortWords::Waiting(Vec::new()),
         }
     }
@@ -61,20 +73,51 @@ impl Indexes {
         }
     }
 
-    /// Appends the kept records within the distance of `record`, each
-    /// with the space their pair is decided in (possibly more than once).
-    /// A record that is not a short text needs [`Indexes::build_short_words`]
+    /// Finds kept short texts by their fingerprints from now on: the
+    /// join's postings are dropped, and `kept` (every kept short text's
+    /// character-pair fingerprint and number) are indexed instead.
+    pub fn find_short_texts_by_fingerprint(&mut self, kept: &[(u64, u32)]) {
+        let mut index = Index::new(self.max_distance);
+        for &(simhash, number) in kept {
+            index.insert(simhash, number);
+        }
+        self.chars = Chars::Fingerprints(index);
+    }
+
+    /// Finds kept short texts by the join of `postings` from now on.
+    pub fn join_short_texts(&mut self, postings: Postings) {
+        self.chars = Chars::Joined(postings);
+    }
+
+    /// Appends the kept records that may be near-duplicates of `record`,
+    /// each with the space their pair is decided in (possibly more than
+    /// once): within the distance by word fingerprint, or, for two short
+    /// texts, every one the join proposes (`order` ranks its tokens). A
+    /// record that is not a short text needs [`Indexes::build_short_words`]
     /// first; without it, short texts are not searched.
-    pub fn query(&self, record: &Measured, out: &mut Vec<(u32, Space)>) {
+    pub fn query(
+        &self,
+        record: &Measured,
+        order: &TokenOrder,
+        scratch: &mut JoinScratch,
+        out: &mut Vec<(u32, Space)>,
+    ) {
         let mut found = Vec::new();
         self.words.query(record.words.simhash, &mut found);
         out.extend(found.iter().map(|&(kept, _)| (kept, Space::Words)));
         found.clear();
         match &record.short {
-            Some(short) => {
-                self.chars.query(short.simhash, &mut found);
-                out.extend(found.iter().map(|&(kept, _)| (kept, Space::Chars)));
-            }
+            Some(short) => match &self.chars {
+                Chars::Joined(postings) => {
+                    let ranked = order.ranked(&short.set);
+                    let proposed = postings.candidates(&short.set, &ranked, scratch);
+                    out.extend(proposed.into_iter().map(|kept| (kept, Space::Chars)));
+                }
+                Chars::Fingerprints(index) => {
+                    index.query(short.simhash, &mut found);
+                    out.extend(found.iter().map(|&(kept, _)| (kept, Space::Chars)));
+                }
+            },
             None => {
                 if let ShortWords::Built(index) = &self.short_words {
                     index.query(record.words.simhash, &mut found);
@@ -84,19 +127,24 @@ impl Indexes {
         }
     }
 
-    /// Adds kept record `number`.
-    pub fn insert(&mut self, record: &Measured, number: u32) {
-        self.insert_fingerprints(
-            record.words.simhash,
-            record.short.map(|short| short.simhash),
-            number,
-        );
+    /// Adds kept record `number` (`order` has learnt its character pairs).
+    pub fn insert(&mut self, record: &Measured, order: &TokenOrder, number: u32) {
+        self.insert_measures(record.words.simhash, record.short.as_ref(), order, number);
     }
 
-    fn insert_fingerprints(&mut self, words: u64, short: Option<u64>, number: u32) {
+    fn insert_measures(
+        &mut self,
+        words: u64,
+        short: Option<&ShortText>,
+        order: &TokenOrder,
+        number: u32,
+    ) {
         match short {
             Some(short) => {
-                self.chars.insert(short, number);
+                match &mut self.chars {
+                    Chars::Joined(postings) => postings.add(&short.set, order, number),
+                    Chars::Fingerprints(index) => index.insert(short.simhash, number),
+                }
                 match &mut self.short_words {
                     ShortWords::Waiting(waiting) => waiting.push((words, number)),
                     ShortWords::Built(index) => index.insert(words, number),
@@ -107,27 +155,27 @@ impl Indexes {
     }
 }
 
-/// The fingerprints of a record kept lately, to add to the main indexes
-/// at the end of its block.
-#[derive(Clone, Copy, Debug)]
+/// The measures of a record kept lately, to add to the main indexes at
+/// the end of its block.
+#[derive(Clone, Debug)]
 pub struct Recent {
     words: u64,
-    short: Option<u64>,
+    short: Option<ShortText>,
     number: u32,
 }
 
 impl Recent {
-    /// Kept record `number`'s fingerprints.
+    /// Kept record `number`'s measures.
     pub fn of(record: &Measured, number: u32) -> Recent {
         Recent {
             words: record.words.simhash,
-            short: record.short.map(|short| short.simhash),
+            short: record.short.clone(),
             number,
         }
     }
 
     /// Adds it to `indexes`.
-    pub fn add_to(self, indexes: &mut Indexes) {
-        indexes.insert_fingerprints(self.words, self.short, self.number);
+    pub fn add_to(self, indexes: &mut Indexes, order: &TokenOrder) {
+        indexes.insert_measures(self.words, self.short.as_ref(), order, self.number);
     }
 }

@@ -32,8 +32,9 @@ use crate::fingerprint::{FeatureOptions, Fingerprinter};
 use crate::input::{Outcome, RecordBlocks, RecordOptions};
 use crate::parallel::for_each_ordered;
 use crate::report::Names;
+use crate::verify::join::JoinScratch;
 
-use filter::{Decision, Filter, Measure, Measured};
+use filter::{Decision, Filter, JoinBudget, Measure, Measured};
 use indexes::Space;
 
 /// Blocks with fewer records are searched ahead on this thread alone
@@ -85,6 +86,9 @@ pub struct DedupOptions {
     /// Keep the names of kept records, for [`Output::dropped`] (line
     /// numbers cost nothing; ids cost their bytes).
     pub name_kept: bool,
+    /// How much the exact join of short texts may read before they are
+    /// searched by fingerprint within k instead.
+    pub join_budget: JoinBudget,
 }
 
 impl Default for DedupOptions {
@@ -98,6 +102,7 @@ impl Default for DedupOptions {
             strict: false,
             keep: Keep::First,
             name_kept: true,
+            join_budget: JoinBudget::default(),
         }
     }
 }
@@ -152,6 +157,13 @@ pub struct DedupStats {
     pub expected_recall: f64,
     /// Index bytes per kept record (texts and maps aside).
     pub index_bytes_per_record: usize,
+    /// Short texts searched (compared with kept short texts by character
+    /// pairs).
+    pub short_texts: u64,
+    /// How many short texts had been searched when the exact join was
+    /// given up for fingerprints within k (`None`: every short text was
+    /// joined, so none of their pairs was missed).
+    pub join_stopped_after: Option<u64>,
     /// Wall-clock seconds.
     pub seconds: f64,
 }
@@ -257,7 +269,8 @@ impl Run {
             options.short_texts,
             options.min_features,
         );
-        let mut filter = Filter::new(measure, options.threshold, options.max_distance);
+        let mut filter = Filter::new(measure, options.threshold, options.max_distance)
+            .with_join_budget(options.join_budget);
         if files {
             filter = filter.reading_files();
         }
@@ -299,6 +312,8 @@ impl Run {
         output.flush()?;
         self.stats.candidates = self.filter.candidates;
         self.stats.index_bytes_per_record = self.filter.index_bytes_per_record();
+        (self.stats.short_texts, self.stats.join_stopped_after) =
+            self.filter.short_texts_searched();
         self.stats.seconds = started.elapsed().as_secs_f64();
         Ok(self.stats)
     }
@@ -319,9 +334,10 @@ impl Run {
         self.filter.begin_block(long);
         let filter = &self.filter;
         let search = |part: &[(Prepared, std::ops::Range<usize>)]| -> Vec<_> {
+            let mut scratch = JoinScratch::default();
             part.iter()
                 .map(|(outcome, _)| match outcome {
-                    Outcome::Done((_, measured)) => filter.candidates(measured),
+                    Outcome::Done((_, measured)) => filter.candidates(measured, &mut scratch),
                     _ => None,
                 })
                 .collect()

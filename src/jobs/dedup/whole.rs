@@ -30,7 +30,9 @@ enum Fate {
 pub(super) struct Gathered {
     raw: Names,
     texts: Names,
-    fingerprints: Vec<(Fingerprint, Option<Fingerprint>)>,
+    /// Each record's fingerprint, and whether it is a short text (its
+    /// character pairs are measured again when it is decided).
+    fingerprints: Vec<(Fingerprint, bool)>,
     lines: Vec<u64>,
     ids: Option<Names>,
 }
@@ -67,7 +69,8 @@ impl Gathered {
             ids.push(name.id.as_deref().unwrap_or_default().as_bytes())
                 .map_err(spool)?;
         }
-        self.fingerprints.push((measured.words, measured.short));
+        self.fingerprints
+            .push((measured.words, measured.short.is_some()));
         self.lines.push(name.line);
         Ok(())
     }
@@ -102,8 +105,13 @@ impl Gathered {
         // The record each kept number stands for.
         let mut kept_records: Vec<u32> = Vec::new();
         for record in order {
-            let (words, short) = self.fingerprints[record as usize];
+            let (words, is_short) = self.fingerprints[record as usize];
             let text = self.texts.get(record as usize).map_err(spool)?.into_owned();
+            let short = if is_short {
+                filter.short_text(&text).map_err(spool)?
+            } else {
+                None
+            };
             let measured = Measured { text, words, short };
             match filter.decide(&measured).map_err(spool)? {
                 Decision::Kept(Some(number)) => {

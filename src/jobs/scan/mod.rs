@@ -17,6 +17,7 @@ pub mod baseline;
 mod cache;
 mod collect;
 mod documents;
+mod joined;
 mod listing;
 mod radius;
 pub mod regions;
@@ -342,7 +343,7 @@ fn verified(
         search_stats.unique_fingerprints += texts.search.unique_fingerprints;
         search_stats.comparisons += texts.search.comparisons;
         search_stats.largest_bucket = search_stats.largest_bucket.max(texts.search.largest_bucket);
-        (texts.radius, texts.max_distance)
+        (texts.radius, texts.max_distance, texts.joined)
     });
     let is_short = |id: DocId| documents.is_short_text(id);
     let (pairs, total) = listing::pairs(
@@ -368,11 +369,12 @@ fn verified(
         groups: listing::groups(&near, documents.class_of(), classes.len()),
     };
     let mut radius = words.radius;
-    if let (Some((texts_radius, k)), Some(short)) = (short_params, short) {
+    if let (Some((texts_radius, k, joined)), Some(short)) = (short_params, short) {
         radius.short_texts = Some(report::ShortTextParams {
             features: short.describe(),
             max_chars: short::MAX_CHARS,
-            max_distance: k,
+            search: if joined { "join" } else { "simhash" }.to_string(),
+            max_distance: (!joined).then_some(k),
             expected_recall: texts_radius.expected_recall.unwrap_or(1.0),
         });
     }
@@ -409,6 +411,8 @@ struct SpaceFound {
     reread: u64,
     radius: RadiusParams,
     max_distance: u32,
+    /// Found by the exact join (short texts), not by SimHash.
+    joined: bool,
     search: search::SearchStats,
     searched: Instant,
 }
@@ -457,13 +461,62 @@ fn space(
             .is_some_and(|&id| id >= documents.fresh_from)
     };
     let fresh_entries = entries.iter().filter(|&&(class, _)| is_new(class)).count();
+    // Pairs of two short texts are the other space's: the words search
+    // need only find the pairs with a class that is not all short texts.
+    let has_long =
+        |class: ClassId| (short_members[class as usize] as usize) < members.of(class).len();
+    let long_entries = match space {
+        Space::Words => entries
+            .iter()
+            .filter(|&&(class, _)| has_long(class))
+            .count(),
+        Space::ShortTexts => entries.len(),
+    };
+    // (A scan cache remembers whole searches: with one, search everything.)
+    let only_long =
+        fresh_entries == entries.len() && long_entries < entries.len() && cache.is_none();
     let workload = radius::Workload {
         fingerprints: &fingerprints,
-        fresh: fresh_entries,
+        fresh: if only_long {
+            long_entries
+        } else {
+            fresh_entries
+        },
         mean_features: features / entries.len().max(1) as f64,
         bytes: diag.tally.bytes,
         documents: (documents.len() as u64).saturating_sub(u64::from(documents.fresh_from)),
     };
+    if space == Space::ShortTexts && threshold > 0.0 && features <= joined::JOIN_BUDGET as f64 {
+        let weight = |a: ClassId, b: ClassId| {
+            u64::from(short_members[a as usize]) * u64::from(short_members[b as usize])
+        };
+        let texts = joined::ShortTexts {
+            entries: &entries,
+            weight: &weight,
+            is_new: &is_new,
+        };
+        let found = joined::join_short_texts(
+            &texts,
+            sources,
+            threshold,
+            workload.budget_seconds(),
+            options.max_candidates,
+            options.progress,
+            diag,
+        );
+        match found {
+            Ok(found) => return Ok(found),
+            Err(joined::Declined::Cost { predicted, budget }) => diag.note(format_args!(
+                "joining the short texts would cost about {predicted:.1} core-seconds, \
+                 more than {budget:.1}: searching them by fingerprint instead"
+            )),
+            Err(joined::Declined::Pairs) => diag.note(format_args!(
+                "more than --max-candidates {} pairs of short texts: \
+                 searching them by fingerprint instead",
+                options.max_candidates
+            )),
+        }
+    }
     let (mut chosen, chosen_by) = match options.max_distance {
         Some(k) => (radius::given(&workload, threshold, k), "option"),
         None => (radius::choose(&workload, threshold), "cost model"),
@@ -504,6 +557,7 @@ fn space(
             None if fresh_entries < entries.len() => {
                 search::search_against(&entries, &search_options, is_new)
             }
+            None if only_long => search::search_against(&entries, &search_options, has_long),
             None => search::search(&entries, &search_options),
         };
         searching.finish();
@@ -643,6 +697,7 @@ fn space(
             short_texts: None,
         },
         max_distance,
+        joined: false,
         search: outcome.stats,
         searched,
     })

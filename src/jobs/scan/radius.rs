@@ -117,7 +117,9 @@ impl Workload<'_> {
             + self.documents as f64 * SECONDS_PER_DOCUMENT
     }
 
-    fn budget_seconds(&self) -> f64 {
+    /// Core-seconds search and verification may take: a share of the
+    /// predicted fingerprinting, at least [`MIN_BUDGET_SECONDS`].
+    pub fn budget_seconds(&self) -> f64 {
         (self.fingerprint_seconds() * BUDGET_SHARE).max(MIN_BUDGET_SECONDS)
     }
 }

@@ -69,9 +69,18 @@ impl ShortTexts {
     }
 
     /// The sorted, distinct character-pair features of `text`.
-    #[cfg(test)]
     pub fn feature_set(&self, text: &[u8]) -> Vec<u64> {
         self.fingerprinter.feature_set_bytes(text)
+    }
+
+    /// The character-pair features of `text`, if it is a short text with
+    /// features.
+    pub fn short_text_set(&self, text: &[u8]) -> Option<Vec<u64>> {
+        if !Self::is_short(text) {
+            return None;
+        }
+        let set = self.feature_set(text);
+        (!set.is_empty()).then_some(set)
     }
 
     /// The same, read from a stream.

@@ -169,30 +169,37 @@ proptest! {
 
     /// With the short-text rule, a pair of two one-line texts of at most
     /// 256 characters is judged by character pairs, any other pair by
-    /// word 3-shingles, and the scan finds exactly those pairs.
+    /// word 3-shingles, and the scan finds exactly those pairs: every pair
+    /// of two short texts at the threshold whatever the radius (they are
+    /// joined exactly), the others within it.
     #[test]
     fn short_texts_are_judged_by_character_pairs(
         specs in proptest::collection::vec((any::<u64>(), 3usize..30, 0usize..3, any::<bool>()), 2..8),
         threshold in prop_oneof![Just(0.8), Just(0.6)],
+        k in prop_oneof![Just(32u32), Just(0), Just(4)],
     ) {
         let dir = tempfile::tempdir().unwrap();
         let (names, texts) = mixed_corpus(dir.path(), &specs);
-        let report = scan_dir_with(dir.path(), threshold, Some(32), true);
+        let report = scan_dir_with(dir.path(), threshold, Some(k), true);
         let words = Fingerprinter::new(FeatureOptions::default());
         let short = super::short::ShortTexts::new(&FeatureOptions::default());
         let is_short = |text: &str| super::short::ShortTexts::is_short(text.as_bytes());
         let mut expected = Vec::new();
         for i in 0..texts.len() {
             for j in i + 1..texts.len() {
-                let value = if is_short(&texts[i]) && is_short(&texts[j]) {
-                    jaccard(&short.feature_set(texts[i].as_bytes()), &short.feature_set(texts[j].as_bytes()))
+                let (a, b) = (texts[i].as_bytes(), texts[j].as_bytes());
+                let (value, searched) = if is_short(&texts[i]) && is_short(&texts[j]) {
+                    (jaccard(&short.feature_set(a), &short.feature_set(b)), true)
                 } else {
-                    jaccard(
-                        &words.feature_set_bytes(texts[i].as_bytes()),
-                        &words.feature_set_bytes(texts[j].as_bytes()),
-                    )
+                    let distance = (words.fingerprint_bytes(a).simhash
+                        ^ words.fingerprint_bytes(b).simhash)
+                        .count_ones();
+                    let same = words.fingerprint_bytes(a).feature_digest
+                        == words.fingerprint_bytes(b).feature_digest;
+                    let value = jaccard(&words.feature_set_bytes(a), &words.feature_set_bytes(b));
+                    (value, distance <= k || same)
                 };
-                if value >= threshold {
+                if value >= threshold && searched {
                     expected.push((names[i].clone(), names[j].clone(), value));
                 }
             }

@@ -1,0 +1,160 @@
+//! Short texts by an exact join instead of SimHash candidates: every pair
+//! of two short texts whose character pairs reach the threshold is found,
+//! none missed, at no radius (src/verify/join.rs). One-line texts share
+//! words ("library", "documentation"), so their fingerprints cluster and a
+//! SimHash search wide enough for them costs near brute force, while their
+//! rarest character pairs tell them apart at once.
+//!
+//! The join holds every short text's character pairs, 4 bytes each: past
+//! [`JOIN_BUDGET`] of them the short texts are searched by SimHash at a
+//! radius the cost model picks, as other documents are.
+
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::diag::Diagnostics;
+use crate::progress::Progress;
+use crate::report::RadiusParams;
+use crate::search::{self, DocId};
+use crate::verify::join::{Ranker, SelfJoin};
+
+use super::SpaceFound;
+use super::documents::ClassId;
+use super::listing::ClassPair;
+use super::sources::Sources;
+
+/// Most character pairs (summed over the short texts) the join holds:
+/// 128 MiB of them, about 700,000 texts of 50 characters.
+pub const JOIN_BUDGET: u64 = 32 << 20;
+
+/// Sets read at once.
+const CHUNK: usize = 4096;
+
+/// The short texts to join: their classes (ascending) with their
+/// character-pair fingerprints.
+pub(super) struct ShortTexts<'a> {
+    /// `(class, fingerprint)` of every class with a short text.
+    pub entries: &'a [(DocId, u64)],
+    /// The document pairs a class pair stands for.
+    pub weight: &'a dyn Fn(ClassId, ClassId) -> u64,
+    /// Whether a pair with this class is asked (against a stored corpus,
+    /// pairs of two stored classes are not).
+    pub is_new: &'a dyn Fn(ClassId) -> bool,
+}
+
+/// Core-seconds (reference machine) per candidate the join merges,
+/// probing included: 25 million candidates of the short-records corpus
+/// (docs/QUALITY.md) took about 1.3 core-seconds.
+const SECONDS_PER_MERGE: f64 = 50e-9;
+
+/// The join is always afforded this many core-seconds: it finds every
+/// pair, where a SimHash radius that finds 99% of them on clustered short
+/// texts costs several times the budget (docs/QUALITY.md).
+pub const MIN_JOIN_SECONDS: f64 = 4.0;
+
+/// One set in this many is probed to estimate the join's cost.
+const SAMPLE_EVERY: usize = 64;
+
+/// Why the join was not used.
+pub(super) enum Declined {
+    /// Its predicted cost passed the budget.
+    Cost { predicted: f64, budget: f64 },
+    /// It found more pairs than may be held.
+    Pairs,
+}
+
+/// Joins `texts` at `threshold` when the join's predicted cost fits
+/// `budget_seconds` (at least [`MIN_JOIN_SECONDS`]) and it finds at most
+/// `max_pairs` pairs; otherwise says why not (the caller searches by
+/// SimHash instead).
+pub(super) fn join_short_texts(
+    texts: &ShortTexts<'_>,
+    sources: &Sources<'_>,
+    threshold: f64,
+    budget_seconds: f64,
+    max_pairs: u64,
+    progress: bool,
+    diag: &mut Diagnostics,
+) -> Result<SpaceFound, Declined> {
+    let joining = Progress::spinner(
+        progress,
+        &format!(
+            "joining {} short texts by character pairs",
+            texts.entries.len()
+        ),
+    );
+    let mut ranker = Ranker::new();
+    let mut unread = 0u64;
+    for chunk in texts.entries.chunks(CHUNK) {
+        let sets: Vec<_> = chunk
+            .par_iter()
+            .map(|&(class, _)| sources.short_text_set(class))
+            .collect();
+        for set in sets {
+            match set {
+                Ok(set) => ranker.push(&set),
+                Err(error) => {
+                    diag.error(format_args!("{error} (while verifying)"));
+                    unread += 1;
+                    ranker.push(&[]);
+                }
+            }
+        }
+    }
+    let sets = ranker.finish();
+    let join = SelfJoin::new(&sets, threshold);
+    let predicted = join.estimate_candidates(SAMPLE_EVERY) as f64 * SECONDS_PER_MERGE;
+    let budget = budget_seconds.max(MIN_JOIN_SECONDS);
+    if predicted > budget {
+        return Err(Declined::Cost { predicted, budget });
+    }
+    let found = join.run(max_pairs);
+    joining.finish();
+    let found = found.ok_or(Declined::Pairs)?;
+    let near: Vec<ClassPair> = found
+        .pairs
+        .iter()
+        .map(|pair| {
+            let (a, b) = (
+                texts.entries[pair.a as usize],
+                texts.entries[pair.b as usize],
+            );
+            ClassPair {
+                a: a.0,
+                b: b.0,
+                distance: (a.1 ^ b.1).count_ones(),
+                jaccard: Some(pair.jaccard),
+                short_texts: true,
+            }
+        })
+        .filter(|pair| {
+            (texts.weight)(pair.a, pair.b) > 0 && ((texts.is_new)(pair.a) || (texts.is_new)(pair.b))
+        })
+        .collect();
+    // Candidates: the pairs merged and found below, and the document
+    // pairs of those found.
+    let near_weight: u64 = near.iter().map(|pair| (texts.weight)(pair.a, pair.b)).sum();
+    let below_threshold = found.candidates.saturating_sub(found.pairs.len() as u64);
+    Ok(SpaceFound {
+        candidates: below_threshold + near_weight,
+        below_threshold,
+        unverified: 0,
+        reread: texts.entries.len() as u64 - unread,
+        radius: RadiusParams {
+            chosen_by: Some("exact join".to_string()),
+            expected_recall: Some(1.0),
+            budget_seconds: Some(budget),
+            predicted_seconds: Some(predicted),
+            short_texts: None,
+        },
+        max_distance: 0,
+        joined: true,
+        search: search::SearchStats {
+            unique_fingerprints: texts.entries.len() as u64,
+            ..search::SearchStats::default()
+        },
+        searched: Instant::now(),
+        near,
+    })
+}
