@@ -18,11 +18,13 @@
 //! Held per kept record: its text in a spool (in memory up to
 //! [`TEXT_MEMORY`] bytes in all, then in an anonymous temporary file) with
 //! 4 bytes of length; a digest map entry (about 24 bytes); one
-//! [`Index`] entry (12 bytes per table, k + 1 to k + 4 tables: 84 to 120
-//! bytes at the default k = 6), and for a short text also 8 bytes per
-//! character pair of its join prefix (about a fifth of them at 0.8, plus
-//! one); and its name (nothing for line numbers that follow each other,
-//! the id's bytes with `--id-field`).
+//! [`Index`] entry by word fingerprint (12 bytes per table, k + 1 to
+//! k + 4 tables: 84 to 120 bytes at the default k = 6); for a short text,
+//! while the join lasts, 8 bytes per character pair of its join prefix
+//! (about a fifth of them at 0.8, plus one) and 56 more, and after it one
+//! more [`Index`] entry by character-pair fingerprint; and its name
+//! (nothing for line numbers that follow each other, the id's bytes with
+//! `--id-field`).
 
 use std::borrow::Cow;
 use std::io::{self, Read};
@@ -62,7 +64,20 @@ pub struct ShortText {
     /// The character-pair fingerprint (searched once the join costs too
     /// much).
     pub simhash: u64,
-    /// The sorted, distinct character-pair features (joined).
+    /// The sorted, distinct character-pair features, for the join. Empty
+    /// until measured (a short text has some): a record's are measured
+    /// from its text only while the join lasts, by the thread that needs
+    /// them, so the blocks in flight do not hold them; a file's come with
+    /// its fingerprint, as its text is not kept.
+    pub set: Vec<u64>,
+}
+
+/// What the search of a record ahead of its block found.
+#[derive(Clone, Debug, Default)]
+pub struct Ahead {
+    /// Candidates among the records kept before the block, sorted.
+    pub candidates: Vec<(u32, Space)>,
+    /// Its character pairs, if they were measured for the search.
     pub set: Vec<u64>,
 }
 
@@ -96,7 +111,12 @@ impl Measure {
     pub fn measure(&self, text: Vec<u8>) -> Measured {
         let words = self.fingerprinter.fingerprint_bytes(&text);
         let short = match &self.short {
-            Some(short) if words.features >= self.min_features.max(1) => short_text(short, &text),
+            Some(short) if words.features >= self.min_features.max(1) => {
+                short.fingerprint(&text).map(|fingerprint| ShortText {
+                    simhash: fingerprint.simhash,
+                    set: Vec::new(),
+                })
+            }
             _ => None,
         };
         Measured { text, words, short }
@@ -173,7 +193,8 @@ pub struct Filter {
     join_cost: u64,
     /// Short texts searched so far.
     short_searched: u64,
-    /// Every kept short text's character-pair fingerprint and number.
+    /// Every kept short text's character-pair fingerprint and number,
+    /// while the join lasts (to index them again, or by fingerprint).
     short_kept: Vec<(u64, u32)>,
     /// The join was reindexed or given up during this block: the
     /// candidates found ahead of the block are not used.
@@ -285,6 +306,7 @@ impl Filter {
             recent.add_to(&mut self.main, &self.order);
         }
         self.main.find_short_texts_by_fingerprint(&self.short_kept);
+        self.short_kept = Vec::new();
         self.recent = self.empty_indexes();
         self.ahead_stale = self.in_block;
         self.order = TokenOrder::new(self.threshold);
@@ -399,22 +421,36 @@ impl Filter {
     /// none are needed (no features, or the same features as a kept
     /// record). Read-only: many records at once, on any threads, each
     /// with its own `scratch`.
-    pub fn candidates(
-        &self,
-        record: &Measured,
-        scratch: &mut JoinScratch,
-    ) -> Option<Vec<(u32, Space)>> {
+    pub fn candidates(&self, record: &Measured, scratch: &mut JoinScratch) -> Option<Ahead> {
         let words = &record.words;
         if words.features < self.measure.min_features.max(1)
             || self.by_digest.contains_key(&words.feature_digest)
         {
             return None;
         }
-        let mut out = Vec::new();
-        self.main.query(record, &self.order, scratch, &mut out);
-        out.sort_unstable();
-        out.dedup();
-        Some(out)
+        let set = self.join_set(record);
+        let mut candidates = Vec::new();
+        self.main
+            .query(record, &set, &self.order, scratch, &mut candidates);
+        candidates.sort_unstable();
+        candidates.dedup();
+        let set = match set {
+            Cow::Owned(set) => set,
+            Cow::Borrowed(_) => Vec::new(),
+        };
+        Some(Ahead { candidates, set })
+    }
+
+    /// The character pairs the join needs of `record`: none when it is
+    /// not a short text or the join was given up.
+    fn join_set<'a>(&self, record: &'a Measured) -> Cow<'a, [u64]> {
+        match (&record.short, &self.measure.short) {
+            (Some(short), _) if !short.set.is_empty() => Cow::Borrowed(&short.set),
+            (Some(_), Some(measure)) if self.joining => {
+                Cow::Owned(measure.feature_set(&record.text))
+            }
+            _ => Cow::Borrowed(&[]),
+        }
     }
 
     /// Decides one record, in input order; a kept record joins the filter.
@@ -426,11 +462,7 @@ impl Filter {
 
     /// [`Filter::decide`] with the candidates [`Filter::candidates`] found
     /// among the records kept before the block (`None`: search them now).
-    pub fn decide_with(
-        &mut self,
-        record: &Measured,
-        found: Option<Vec<(u32, Space)>>,
-    ) -> io::Result<Decision> {
+    pub fn decide_with(&mut self, record: &Measured, found: Option<Ahead>) -> io::Result<Decision> {
         let words = &record.words;
         if words.features == 0 {
             return Ok(Decision::Kept(None));
@@ -444,10 +476,20 @@ impl Filter {
         if let Some(&kept) = self.by_digest.get(&key) {
             return Ok(Decision::Dropped { kept, jaccard: 1.0 });
         }
-        if !exact_only && let Some(short) = &record.short {
+        // The character pairs: measured ahead, with the record, or now.
+        let (found, ahead_set) = match found {
+            Some(Ahead { candidates, set }) => (Some(candidates), set),
+            None => (None, Vec::new()),
+        };
+        let set = if ahead_set.is_empty() {
+            self.join_set(record)
+        } else {
+            Cow::Owned(ahead_set)
+        };
+        if !exact_only && record.short.is_some() {
             self.short_searched += 1;
             if self.joining {
-                let ranked = self.order.ranked(&short.set);
+                let ranked = self.order.ranked(&set);
                 self.join_cost += self.order.probe_cost(&ranked);
                 let budget = self.join_budget;
                 let allowed = budget
@@ -458,16 +500,17 @@ impl Filter {
                 }
             }
         }
-        if !exact_only && let Some((kept, jaccard)) = self.search(record, found)? {
+        if !exact_only && let Some((kept, jaccard)) = self.search(record, &set, found)? {
             return Ok(Decision::Dropped { kept, jaccard });
         }
-        self.keep(record, key, exact_only).map(Decision::Kept)
+        self.keep(record, &set, key, exact_only).map(Decision::Kept)
     }
 
     /// The earliest kept record within k that reaches the threshold.
     fn search(
         &mut self,
         record: &Measured,
+        set: &[u64],
         found: Option<Vec<(u32, Space)>>,
     ) -> io::Result<Option<(u32, f64)>> {
         let mut candidates = std::mem::take(&mut self.scratch);
@@ -480,7 +523,7 @@ impl Filter {
                 }
                 let scratch = &mut self.join_scratch;
                 self.main
-                    .query(record, &self.order, scratch, &mut candidates);
+                    .query(record, set, &self.order, scratch, &mut candidates);
             }
         }
         if self.in_block {
@@ -489,7 +532,7 @@ impl Filter {
             }
             let scratch = &mut self.join_scratch;
             self.recent
-                .query(record, &self.order, scratch, &mut candidates);
+                .query(record, set, &self.order, scratch, &mut candidates);
         }
         candidates.sort_unstable();
         candidates.dedup();
@@ -499,8 +542,8 @@ impl Filter {
             self.candidates += 1;
             let slot = space as usize;
             if sets[slot].is_none() {
-                let set = match (space, &record.short) {
-                    (Space::Chars, Some(short)) => Ok(short.set.clone()),
+                let set = match space {
+                    Space::Chars if !set.is_empty() => Ok(set.to_vec()),
                     _ => self.feature_set(&record.text, space),
                 };
                 match set {
@@ -552,7 +595,13 @@ impl Filter {
     }
 
     /// Holds a kept record.
-    fn keep(&mut self, record: &Measured, key: u64, exact_only: bool) -> io::Result<Option<u32>> {
+    fn keep(
+        &mut self,
+        record: &Measured,
+        set: &[u64],
+        key: u64,
+        exact_only: bool,
+    ) -> io::Result<Option<u32>> {
         let number = self.kept;
         if number >= MAX_KEPT {
             return Err(io::Error::other(format!(
@@ -566,17 +615,17 @@ impl Filter {
         })?;
         self.by_digest.insert(key, number);
         if !exact_only {
-            if let Some(short) = &record.short {
+            if let Some(short) = &record.short
+                && self.joining
+            {
                 self.short_kept.push((short.simhash, number));
-                if self.joining {
-                    self.order.learn(&short.set);
-                }
+                self.order.learn(set);
             }
             if self.in_block {
-                self.recent.insert(record, &self.order, number);
-                self.recent_kept.push(Recent::of(record, number));
+                self.recent.insert(record, set, &self.order, number);
+                self.recent_kept.push(Recent::of(record, set, number));
             } else {
-                self.main.insert(record, &self.order, number);
+                self.main.insert(record, set, &self.order, number);
             }
             if self.joining && self.short_kept.len() >= self.next_reorder {
                 self.next_reorder = self.next_reorder.saturating_mul(4);

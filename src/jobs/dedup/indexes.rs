@@ -3,7 +3,7 @@
 
 use crate::verify::join::{JoinScratch, Postings, TokenOrder};
 
-use super::filter::{Measured, ShortText};
+use super::filter::Measured;
 use super::index::Index;
 
 /// The comparison a candidate pair is decided by.
@@ -98,6 +98,7 @@ impl Indexes {
     pub fn query(
         &self,
         record: &Measured,
+        set: &[u64],
         order: &TokenOrder,
         scratch: &mut JoinScratch,
         out: &mut Vec<(u32, Space)>,
@@ -109,8 +110,8 @@ impl Indexes {
         match &record.short {
             Some(short) => match &self.chars {
                 Chars::Joined(postings) => {
-                    let ranked = order.ranked(&short.set);
-                    let proposed = postings.candidates(&short.set, &ranked, scratch);
+                    let ranked = order.ranked(set);
+                    let proposed = postings.candidates(set, &ranked, scratch);
                     out.extend(proposed.into_iter().map(|kept| (kept, Space::Chars)));
                 }
                 Chars::Fingerprints(index) => {
@@ -127,23 +128,25 @@ impl Indexes {
         }
     }
 
-    /// Adds kept record `number` (`order` has learnt its character pairs).
-    pub fn insert(&mut self, record: &Measured, order: &TokenOrder, number: u32) {
-        self.insert_measures(record.words.simhash, record.short.as_ref(), order, number);
+    /// Adds kept record `number`; `set`: its character pairs, when it is
+    /// a short text and the join lasts (`order` has learnt them).
+    pub fn insert(&mut self, record: &Measured, set: &[u64], order: &TokenOrder, number: u32) {
+        let short = record.short.as_ref().map(|short| (short.simhash, set));
+        self.insert_measures(record.words.simhash, short, order, number);
     }
 
     fn insert_measures(
         &mut self,
         words: u64,
-        short: Option<&ShortText>,
+        short: Option<(u64, &[u64])>,
         order: &TokenOrder,
         number: u32,
     ) {
         match short {
-            Some(short) => {
+            Some((simhash, set)) => {
                 match &mut self.chars {
-                    Chars::Joined(postings) => postings.add(&short.set, order, number),
-                    Chars::Fingerprints(index) => index.insert(short.simhash, number),
+                    Chars::Joined(postings) => postings.add(set, order, number),
+                    Chars::Fingerprints(index) => index.insert(simhash, number),
                 }
                 match &mut self.short_words {
                     ShortWords::Waiting(waiting) => waiting.push((words, number)),
@@ -160,22 +163,30 @@ impl Indexes {
 #[derive(Clone, Debug)]
 pub struct Recent {
     words: u64,
-    short: Option<ShortText>,
+    /// Character-pair fingerprint and set, for a short text.
+    short: Option<(u64, Vec<u64>)>,
     number: u32,
 }
 
 impl Recent {
     /// Kept record `number`'s measures.
-    pub fn of(record: &Measured, number: u32) -> Recent {
+    pub fn of(record: &Measured, set: &[u64], number: u32) -> Recent {
         Recent {
             words: record.words.simhash,
-            short: record.short.clone(),
+            short: record
+                .short
+                .as_ref()
+                .map(|short| (short.simhash, set.to_vec())),
             number,
         }
     }
 
     /// Adds it to `indexes`.
     pub fn add_to(self, indexes: &mut Indexes, order: &TokenOrder) {
-        indexes.insert_measures(self.words, self.short.as_ref(), order, self.number);
+        let short = self
+            .short
+            .as_ref()
+            .map(|(simhash, set)| (*simhash, &set[..]));
+        indexes.insert_measures(self.words, short, order, self.number);
     }
 }

@@ -34,8 +34,7 @@ use crate::parallel::for_each_ordered;
 use crate::report::Names;
 use crate::verify::join::JoinScratch;
 
-use filter::{Decision, Filter, JoinBudget, Measure, Measured};
-use indexes::Space;
+use filter::{Ahead, Decision, Filter, JoinBudget, Measure, Measured};
 
 /// Blocks with fewer records are searched ahead on this thread alone
 /// (tests split even tiny blocks, to exercise the threads).
@@ -324,7 +323,7 @@ impl Run {
     fn search_ahead(
         &mut self,
         prepared: &[(Prepared, std::ops::Range<usize>)],
-    ) -> Vec<Option<Vec<(u32, Space)>>> {
+    ) -> Vec<Option<Ahead>> {
         if self.gathered.is_some() {
             return vec![None; prepared.len()];
         }
@@ -369,7 +368,7 @@ impl Run {
         &mut self,
         outcome: Prepared,
         raw: &[u8],
-        found: Option<Vec<(u32, Space)>>,
+        found: Option<Ahead>,
         output: &mut dyn Output,
         diag: &mut Diagnostics,
     ) -> crate::Result<()> {
