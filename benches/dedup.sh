@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Times `simdup dedup` on generated address-like records with planted
+# near-copies (benches/gen-records.py) beside the exact-duplicate floors
+# people compare it with, `sort -u` and `awk '!seen[$0]++'`: median wall
+# time of several runs, MB/s, records/s, peak memory (max RSS) and the
+# records kept.
+#
+# Usage: benches/dedup.sh [RECORDS [RUNS]]     (defaults: 1000000 records, 3 runs)
+# Environment:
+#   SIMDUP=path        simdup binary (default target/release/simdup, built if missing)
+#   SEED=n             records seed (default 1)
+#   DEDUP_ARGS=...     extra arguments for `simdup dedup` (default none)
+#
+# Needs GNU time for peak memory: /usr/bin/time (`apt-get install -y time`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+RECORDS=${1:-1000000}
+RUNS=${2:-3}
+SEED=${SEED:-1}
+SIMDUP=${SIMDUP:-target/release/simdup}
+DEDUP_ARGS=${DEDUP_ARGS:-}
+INPUT=target/bench-records-$RECORDS-$SEED.txt
+
+if [[ ! -x /usr/bin/time ]]; then
+    echo "dedup: GNU time is missing: install it with 'apt-get install -y time'" >&2
+    exit 2
+fi
+if [[ "$SIMDUP" == target/release/simdup ]]; then
+    cargo build --release --quiet --bin simdup
+fi
+if [[ ! -f "$INPUT" ]]; then
+    mkdir -p target
+    python3 benches/gen-records.py "$RECORDS" "$SEED" >"$INPUT.part"
+    mv "$INPUT.part" "$INPUT"
+fi
+BYTES=$(wc -c <"$INPUT")
+cat "$INPUT" >/dev/null # warm the page cache
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# measure NAME COMMAND: prints one table row; COMMAND writes the kept
+# records to stdout.
+measure() {
+    local name=$1 cmd=$2
+    : >"$TMP/secs"
+    : >"$TMP/rss"
+    for ((i = 0; i < RUNS; i++)); do
+        if ! /usr/bin/time -f '%e %M' -o "$TMP/one" bash -c "$cmd >$TMP/out 2>$TMP/stderr"; then
+            printf '| %-16s | failed: %s |\n' "$name" "$(head -c 200 "$TMP/stderr" | tr '\n' ' ')"
+            return
+        fi
+        tail -n 1 "$TMP/one" | awk '{ print $1 }' >>"$TMP/secs"
+        tail -n 1 "$TMP/one" | awk '{ print $2 }' >>"$TMP/rss"
+    done
+    awk -v n="$name" -v s="$(median <"$TMP/secs")" -v b="$BYTES" -v d="$RECORDS" \
+        -v r="$(median <"$TMP/rss")" -v k="$(wc -l <"$TMP/out")" 'BEGIN {
+        if (s <= 0) s = 0.005 # GNU time has 10 ms resolution
+        printf "| %-16s | %8.2f | %7.1f | %9.0f | %7.1f | %9d |\n", n, s, b / 1e6 / s, d / s, r / 1024, k
+    }'
+    if [[ $name == simdup* ]]; then
+        sed 's/^simdup: /  /' "$TMP/stderr" | tail -n 2 >>"$TMP/summaries"
+    fi
+}
+
+echo "Input: $RECORDS records, $(awk -v b="$BYTES" 'BEGIN { printf "%.1f", b / 1e6 }') MB ($INPUT);" \
+    "median of $RUNS runs, warm cache, $(nproc) cores."
+echo
+echo "| command          | median s |    MB/s |  records/s | peak MB |      kept |"
+echo "|------------------|---------:|--------:|-----------:|--------:|----------:|"
+measure "sort -u" "sort -u '$INPUT'"
+measure "awk !seen" "awk '!seen[\$0]++' '$INPUT'"
+measure "simdup dedup" "'$SIMDUP' dedup $DEDUP_ARGS '$INPUT'"
+echo
+echo "simdup's summaries:"
+cat "$TMP/summaries" 2>/dev/null || true
