@@ -537,6 +537,58 @@ fn records_against_equal_a_scan_of_the_union_restricted_to_new_records() {
     }
 }
 
+/// Short texts are joined by reading them all again: against a stored
+/// corpus that holds many more of them than the new documents, they are
+/// searched by fingerprint instead, and `params` and `-v` say so.
+#[test]
+fn many_stored_short_texts_are_searched_by_fingerprint_not_joined() {
+    let dir = TestDir::new();
+    let stored: Vec<(String, String)> = (0..20_050)
+        .map(|i| (format!("s{i}"), format!("stored line number {i} of many")))
+        .collect();
+    let input = ["-", "--records", "jsonl", "--id-field", "id"];
+    let mut command = dir.simdup();
+    command
+        .args(["index", "add", "--db", "many.db", "-q"])
+        .args(input);
+    let added = with_stdin(command, &jsonl(&stored));
+    assert_eq!(added.status.code(), Some(0), "{}", stderr(&added));
+    let against = |db: &str, new: &[(String, String)]| {
+        let mut command = dir.simdup();
+        command
+            .arg("scan")
+            .args(input)
+            .args(["--against", db, "--format", "json", "-v"]);
+        let output = with_stdin(command, &jsonl(new));
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        (report, stderr(&output))
+    };
+    let new = [(
+        "n".to_string(),
+        "stored line number 17 of many!".to_string(),
+    )];
+    let (report, message) = against("many.db", &new);
+    let short = &report["params"]["radius"]["short_texts"];
+    assert_eq!(short["search"], "simhash", "{short}");
+    assert!(
+        message.contains("stored short texts against 1 new"),
+        "{message}"
+    );
+    // Its copy is still found, within the radius.
+    assert_eq!(report["pairs"][0]["a"], "s17", "{}", report["pairs"][0]);
+    // A small stored corpus is joined.
+    let mut command = dir.simdup();
+    command
+        .args(["index", "add", "--db", "few.db", "-q"])
+        .args(input);
+    let added = with_stdin(command, &jsonl(&stored[..100]));
+    assert_eq!(added.status.code(), Some(0), "{}", stderr(&added));
+    let (report, _) = against("few.db", &new);
+    assert_eq!(report["params"]["radius"]["short_texts"]["search"], "join");
+    assert_eq!(report["pairs"][0]["a"], "s17", "{}", report["pairs"][0]);
+}
+
 #[test]
 fn records_are_added_again_only_when_their_text_changed_and_never_pruned() {
     let dir = TestDir::new();

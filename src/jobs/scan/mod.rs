@@ -315,6 +315,8 @@ fn verified(
         diag,
         cache,
     )?;
+    // (A cache's verdicts are by word features: short texts' are not
+    // remembered.)
     let texts = match short {
         Some(_) => Some(space(
             Space::ShortTexts,
@@ -486,7 +488,17 @@ fn space(
         bytes: diag.tally.bytes,
         documents: (documents.len() as u64).saturating_sub(u64::from(documents.fresh_from)),
     };
-    if space == Space::ShortTexts && threshold > 0.0 && features <= joined::JOIN_BUDGET as f64 {
+    // The join reads every short text again. A scan has just read them
+    // (a scan cache's reused ones aside: they are read, so that a cached
+    // scan lists what a plain one does), but not a stored corpus's: it may
+    // read as many of those as new ones (or SMALL_CORPUS), no more.
+    let stored = entries.len() - fresh_entries;
+    let affordable_reading = stored <= fresh_entries.max(radius::SMALL_CORPUS);
+    if space == Space::ShortTexts
+        && threshold > 0.0
+        && features <= joined::JOIN_BUDGET as f64
+        && affordable_reading
+    {
         let weight = |a: ClassId, b: ClassId| {
             u64::from(short_members[a as usize]) * u64::from(short_members[b as usize])
         };
@@ -516,6 +528,11 @@ fn space(
                 options.max_candidates
             )),
         }
+    } else if space == Space::ShortTexts && !affordable_reading {
+        diag.note(format_args!(
+            "{stored} stored short texts against {fresh_entries} new: searching them \
+             by fingerprint instead of reading them all for the join"
+        ));
     }
     let (mut chosen, chosen_by) = match options.max_distance {
         Some(k) => (radius::given(&workload, threshold, k), "option"),
