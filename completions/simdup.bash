@@ -252,7 +252,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__dedup)
-            opts="-L -g -0 -t -k -q -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --hidden --follow --glob --max-filesize --binary --no-ignore --files-from --null --records --text-field --id-field --threshold --max-distance --min-features --keep --print-duplicates --dropped --strict --quiet --threads --color --help --version"
+            opts="-L -g -0 -t -k -q -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --hidden --follow --glob --max-filesize --binary --no-ignore --files-from --null --records --text-field --id-field --threshold --max-distance --min-features --short-texts --keep --print-duplicates --dropped --strict --quiet --threads --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -340,6 +340,10 @@ _simdup() {
                     ;;
                 --min-features)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --short-texts)
+                    COMPREPLY=($(compgen -W "auto join fingerprint" -- "${cur}"))
                     return 0
                     ;;
                 --keep)
@@ -1280,7 +1284,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__scan)
-            opts="-L -g -0 -t -k -q -v -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --hidden --follow --glob --max-filesize --binary --no-ignore --files-from --null --records --text-field --id-field --fingerprints --against --cache --threshold --raw --verify --max-distance --method --window --max-pairs --max-candidates --min-features --format --groups --show-text --fail-on-duplicates --baseline --write-baseline --update-baseline --no-config --quiet --verbose --threads --color --help --version"
+            opts="-L -g -0 -t -k -q -v -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --hidden --follow --glob --max-filesize --binary --no-ignore --files-from --null --records --text-field --id-field --fingerprints --against --cache --threshold --raw --verify --max-distance --method --window --max-pairs --max-candidates --min-features --short-texts --format --groups --show-text --fail-on-duplicates --baseline --write-baseline --update-baseline --no-config --quiet --verbose --threads --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1396,6 +1400,10 @@ _simdup() {
                     ;;
                 --min-features)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --short-texts)
+                    COMPREPLY=($(compgen -W "auto join fingerprint" -- "${cur}"))
                     return 0
                     ;;
                 --format)

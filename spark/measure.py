@@ -86,7 +86,7 @@ def main():
         args = dict(zip(rest[::2], rest[1::2]))
         command = [known.simdup, "scan", "--records", "jsonl", "--id-field", "id",
                    "--format", "jsonl", "-q", "-j", str(known.cores), "-k", args["-k"],
-                   "--max-pairs", "1000000000"]
+                   "--max-pairs", "1000000000", "--short-texts", "fingerprint"]
         with open(args["--input"], "rb") as stdin:
             done = subprocess.run(command, stdin=stdin, capture_output=True, check=True)
         result.update(what="simdup scan", pairs=len(done.stdout.splitlines()))

@@ -1,6 +1,7 @@
 """simdup on Apache Spark: near-duplicate pairs and groups of a dataset of
-documents, equal to what `simdup scan --records jsonl --id-field id` finds
-on the same records with the same options.
+documents, equal to what `simdup scan --records jsonl --id-field id
+--short-texts fingerprint` finds on the same records with the same options
+(pairs of two short texts are searched within k, not joined).
 
 The simdup binary does every measurement on the executors (shipped with
 `spark-submit --files path/to/simdup`):

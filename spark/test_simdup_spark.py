@@ -81,9 +81,11 @@ def generated_records(folder, documents, seed):
 
 
 def scan(path, k, options, groups):
-    """`simdup scan` of the records in `path`, as parsed JSON Lines."""
+    """`simdup scan` of the records in `path`, as parsed JSON Lines. The job
+    searches short texts within k, as `--short-texts fingerprint` does."""
     command = [SIMDUP, "scan", "--records", "jsonl", "--id-field", "id", "--format", "jsonl",
-               "-q", "-k", str(k), "--max-pairs", "1000000000"] + options
+               "-q", "-k", str(k), "--max-pairs", "1000000000",
+               "--short-texts", "fingerprint"] + options
     if groups:
         command.append("--groups")
     with open(path, "rb") as stdin:
@@ -197,7 +199,7 @@ class SparkEqualsScan(unittest.TestCase):
             with open(os.path.join(folder, part), encoding="utf-8") as file:
                 got += file.read().splitlines()
         command = [SIMDUP, "scan", "--records", "jsonl", "--id-field", "id", "--format",
-                   "jsonl", "-q", "-k", "9"]
+                   "jsonl", "-q", "-k", "9", "--short-texts", "fingerprint"]
         with open(self.inputs["tickets"], "rb") as stdin:
             want = subprocess.run(command, stdin=stdin, capture_output=True,
                                   check=True).stdout.decode().splitlines()

@@ -309,6 +309,29 @@ pub enum MethodArg {
     Brute,
 }
 
+/// How pairs of two short texts are found, as typed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ShortTextsArg {
+    /// Exact join, unless predicted too costly (then as fingerprint).
+    Auto,
+    /// Exact join, whatever it costs: every pair at the threshold.
+    Join,
+    /// Within K by their character-pair fingerprints, like other documents.
+    Fingerprint,
+}
+
+impl ShortTextsArg {
+    /// The library's value.
+    pub fn search(self) -> simdup::jobs::scan::ShortTextSearch {
+        use simdup::jobs::scan::ShortTextSearch;
+        match self {
+            ShortTextsArg::Auto => ShortTextSearch::Auto,
+            ShortTextsArg::Join => ShortTextSearch::Join,
+            ShortTextsArg::Fingerprint => ShortTextSearch::Fingerprint,
+        }
+    }
+}
+
 /// Options of the pair search.
 #[derive(Args, Clone, Debug)]
 #[command(next_help_heading = "Search")]
@@ -338,6 +361,10 @@ pub struct SearchArgs {
     /// Documents with fewer features are matched only by exact content.
     #[arg(long, value_name = "N", default_value = defaults::MIN_FEATURES)]
     pub min_features: u64,
+
+    /// How pairs of two one-line texts (compared by character pairs) are found.
+    #[arg(long, value_enum, value_name = "HOW", default_value_t = ShortTextsArg::Auto)]
+    pub short_texts: ShortTextsArg,
 }
 
 impl SearchArgs {

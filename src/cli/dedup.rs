@@ -71,6 +71,12 @@ pub struct DedupArgs {
           help_heading = "Near-duplicates")]
     pub min_features: u64,
 
+    /// How kept one-line texts (compared by character pairs) are found: auto joins them
+    /// exactly until the join costs too much, then searches within K.
+    #[arg(long, value_enum, value_name = "HOW", default_value_t = super::args::ShortTextsArg::Auto,
+          help_heading = "Near-duplicates")]
+    pub short_texts: super::args::ShortTextsArg,
+
     /// Which record of a set of near-copies survives. Any but `first` needs the whole input:
     /// nothing is written until it ends, and every record is spooled (to a temporary file past
     /// 32 MiB) with about 130 bytes each in memory.
@@ -129,6 +135,7 @@ pub fn run(args: DedupArgs) -> anyhow::Result<Finished> {
         },
         name_kept: args.dropped.is_some(),
         join_budget: Default::default(),
+        short_text_search: args.short_texts.search(),
     };
     let walk = args.walk.to_options()?;
     let dropped = match &args.dropped {
@@ -368,6 +375,7 @@ fn write_summary(
     // Short texts are joined exactly unless the join cost too much.
     let rule = match (stats.short_texts, stats.join_stopped_after) {
         (0, _) => within,
+        (_, Some(0)) => format!("short texts and others {within}"),
         (_, None) => format!("short texts every pair (exact join), others {within}"),
         (_, Some(after)) => format!(
             "short texts every pair for the first {after}, then {within} (the join cost too much)"

@@ -230,6 +230,41 @@ fn the_output_is_the_same_whatever_the_thread_count() {
     assert!(!one.1.is_empty());
 }
 
+/// Short texts are joined at any radius, unless told to be searched by
+/// fingerprint, within k.
+#[test]
+fn short_texts_are_joined_or_searched_as_told() {
+    let dir = TestDir::new();
+    dir.create(
+        "bakery.txt",
+        "One Stop Bakery, 1304 High St Rd, Wantirna, VIC, 3152\n\
+         One Stop Bakery, 1304 High Street Rd, Wantirna South, VIC, 3152\n",
+    );
+    let run = |extra: &[&str]| {
+        let output = dir
+            .simdup()
+            .args(["dedup", "bakery.txt", "-k", "0"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        (stdout(&output).lines().count(), stderr(&output))
+    };
+    let (kept, summary) = run(&[]);
+    assert_eq!(kept, 1, "{summary}");
+    assert!(
+        summary.contains("short texts every pair (exact join)"),
+        "{summary}"
+    );
+    assert_eq!(run(&["--short-texts", "join"]).0, 1);
+    let (kept, summary) = run(&["--short-texts", "fingerprint"]);
+    assert_eq!(kept, 2, "{summary}");
+    assert!(
+        summary.contains("short texts and others within k = 0"),
+        "{summary}"
+    );
+}
+
 #[test]
 fn copies_of_one_line_leave_one() {
     let dir = TestDir::new();

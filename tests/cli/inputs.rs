@@ -445,6 +445,18 @@ fn short_texts_are_joined_whatever_the_radius() {
     // The pair of case 2 lies 5 bits apart: k = 0 finds it all the same.
     let narrow = scan(&["-k", "0"]);
     assert_eq!(narrow["pairs"], default["pairs"]);
+    assert_eq!(
+        scan(&["-k", "0", "--short-texts", "join"])["pairs"],
+        default["pairs"]
+    );
+    // Searched by fingerprint, short texts are found within k only.
+    let searched = scan(&["-k", "0", "--short-texts", "fingerprint"]);
+    let short = &searched["params"]["radius"]["short_texts"];
+    assert_eq!(short["search"], "simhash", "{short}");
+    assert_eq!(short["max_distance"], 0, "{short}");
+    let pairs = searched["pairs"].as_array().unwrap();
+    assert!(pairs.iter().all(|pair| pair["distance"] == 0), "{pairs:?}");
+    assert!(pairs.len() < 6, "{pairs:?}");
 }
 
 /// See: #8. The tickets fixture's reworded feature request is found.

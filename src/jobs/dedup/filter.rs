@@ -239,6 +239,14 @@ pub struct JoinBudget {
     pub per_short_text: u64,
 }
 
+impl JoinBudget {
+    /// No bound: the join is never given up.
+    pub const UNLIMITED: JoinBudget = JoinBudget {
+        base: u64::MAX,
+        per_short_text: 0,
+    };
+}
+
 impl Default for JoinBudget {
     fn default() -> Self {
         JoinBudget {
@@ -299,7 +307,7 @@ impl Filter {
 
     /// Gives up the join: kept short texts are found by fingerprint from
     /// now on. The records kept in the block join the main indexes first.
-    fn stop_joining(&mut self) {
+    pub fn stop_joining(&mut self) {
         self.joining = false;
         self.stopped_joining_after = Some(self.short_searched);
         for recent in self.recent_kept.drain(..) {

@@ -27,6 +27,7 @@ use std::io::Read;
 use std::ops::ControlFlow;
 use std::time::Instant;
 
+use super::scan::ShortTextSearch;
 use crate::diag::Diagnostics;
 use crate::fingerprint::{FeatureOptions, Fingerprinter};
 use crate::input::{Outcome, RecordBlocks, RecordOptions};
@@ -88,6 +89,9 @@ pub struct DedupOptions {
     /// How much the exact join of short texts may read before they are
     /// searched by fingerprint within k instead.
     pub join_budget: JoinBudget,
+    /// How kept short texts are found: `Join` ignores `join_budget`,
+    /// `Fingerprint` never joins.
+    pub short_text_search: ShortTextSearch,
 }
 
 impl Default for DedupOptions {
@@ -102,6 +106,7 @@ impl Default for DedupOptions {
             keep: Keep::First,
             name_kept: true,
             join_budget: JoinBudget::default(),
+            short_text_search: ShortTextSearch::Auto,
         }
     }
 }
@@ -268,8 +273,15 @@ impl Run {
             options.short_texts,
             options.min_features,
         );
-        let mut filter = Filter::new(measure, options.threshold, options.max_distance)
-            .with_join_budget(options.join_budget);
+        let budget = match options.short_text_search {
+            ShortTextSearch::Join => JoinBudget::UNLIMITED,
+            _ => options.join_budget,
+        };
+        let mut filter =
+            Filter::new(measure, options.threshold, options.max_distance).with_join_budget(budget);
+        if options.short_text_search == ShortTextSearch::Fingerprint {
+            filter.stop_joining();
+        }
         if files {
             filter = filter.reading_files();
         }

@@ -375,6 +375,7 @@ proptest! {
                 max_candidates: crate::jobs::scan::MAX_CANDIDATES,
                 min_features: 1,
                 short_texts: true,
+                short_text_search: crate::jobs::scan::ShortTextSearch::Auto,
                 progress: false,
                 cache: None,
                 record_texts: None,

@@ -122,6 +122,8 @@ pub struct ScanOptions {
     /// character pairs instead of `features` (verified mode; on when the
     /// shingles were not chosen).
     pub short_texts: bool,
+    /// How pairs of two short texts are found.
+    pub short_text_search: ShortTextSearch,
     /// Draw a progress bar (when stderr is a terminal).
     pub progress: bool,
     /// Take the fingerprints of unchanged files from this SQLite file
@@ -393,6 +395,20 @@ fn verified(
     })
 }
 
+/// How pairs of two short texts are found (`--short-texts`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ShortTextSearch {
+    /// By the exact join, unless it is predicted to cost too much, or
+    /// would read again more stored texts than new ones (then as `Fingerprint`).
+    #[default]
+    Auto,
+    /// By the exact join, whatever it costs (within the memory bounds).
+    Join,
+    /// Within the radius, by their character-pair fingerprints, as the
+    /// other documents are found (what the Spark job does).
+    Fingerprint,
+}
+
 /// The two searches of verified mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Space {
@@ -494,10 +510,15 @@ fn space(
     // read as many of those as new ones (or SMALL_CORPUS), no more.
     let stored = entries.len() - fresh_entries;
     let affordable_reading = stored <= fresh_entries.max(radius::SMALL_CORPUS);
+    let join = match options.short_text_search {
+        ShortTextSearch::Auto => affordable_reading,
+        ShortTextSearch::Join => true,
+        ShortTextSearch::Fingerprint => false,
+    };
     if space == Space::ShortTexts
         && threshold > 0.0
         && features <= joined::JOIN_BUDGET as f64
-        && affordable_reading
+        && join
     {
         let weight = |a: ClassId, b: ClassId| {
             u64::from(short_members[a as usize]) * u64::from(short_members[b as usize])
@@ -507,11 +528,15 @@ fn space(
             weight: &weight,
             is_new: &is_new,
         };
+        let budget = match options.short_text_search {
+            ShortTextSearch::Join => f64::INFINITY,
+            _ => workload.budget_seconds(),
+        };
         let found = joined::join_short_texts(
             &texts,
             sources,
             threshold,
-            workload.budget_seconds(),
+            budget,
             options.max_candidates,
             options.progress,
             diag,
@@ -528,7 +553,10 @@ fn space(
                 options.max_candidates
             )),
         }
-    } else if space == Space::ShortTexts && !affordable_reading {
+    } else if space == Space::ShortTexts
+        && options.short_text_search == ShortTextSearch::Auto
+        && !affordable_reading
+    {
         diag.note(format_args!(
             "{stored} stored short texts against {fresh_entries} new: searching them \
              by fingerprint instead of reading them all for the join"

@@ -42,6 +42,7 @@ fn scan_dir_with(
         max_candidates: MAX_CANDIDATES,
         min_features: 1,
         short_texts,
+        short_text_search: ShortTextSearch::Auto,
         progress: false,
         cache: None,
         record_texts: None,
