@@ -43,18 +43,24 @@ pub(super) struct ShortTexts<'a> {
     pub is_new: &'a dyn Fn(ClassId) -> bool,
 }
 
-/// Core-seconds (reference machine) per candidate the join merges,
-/// probing included: 25 million candidates of the short-records corpus
-/// (docs/QUALITY.md) took about 1.3 core-seconds.
-const SECONDS_PER_MERGE: f64 = 50e-9;
+/// Core-seconds (reference machine) per candidate of the join, probing,
+/// bitmap filter and merge included: on the short-records corpus
+/// (docs/QUALITY.md) 25 million candidates at 0.8 took about 0.6
+/// core-seconds and 279 million at 0.5 took 7.5.
+const SECONDS_PER_CANDIDATE: f64 = 28e-9;
 
-/// The join is always afforded this many core-seconds: it finds every
-/// pair, where a SimHash radius that finds 99% of them on clustered short
-/// texts costs several times the budget (docs/QUALITY.md).
-pub const MIN_JOIN_SECONDS: f64 = 4.0;
+/// The join is always afforded this many core-seconds (about 5 s on two
+/// cores): it finds every pair, where the radius the budget affords finds
+/// few of them on clustered short texts, and one that finds 99% costs
+/// several times the budget (docs/QUALITY.md: on the 48,659 Debian package
+/// descriptions, at 0.5, the join finds all 302,499 pairs in 4.4 s, the
+/// budget's radius 12% of them). Past it (10^5 generated addresses from
+/// short word lists: 12 core-seconds) the texts are searched by
+/// fingerprint.
+pub const MIN_JOIN_SECONDS: f64 = 10.0;
 
 /// One set in this many is probed to estimate the join's cost.
-const SAMPLE_EVERY: usize = 64;
+const SAMPLE_EVERY: usize = 256;
 
 /// Why the join was not used.
 pub(super) enum Declined {
@@ -104,7 +110,7 @@ pub(super) fn join_short_texts(
     }
     let sets = ranker.finish();
     let join = SelfJoin::new(&sets, threshold);
-    let predicted = join.estimate_candidates(SAMPLE_EVERY) as f64 * SECONDS_PER_MERGE;
+    let predicted = join.estimate_candidates(SAMPLE_EVERY) as f64 * SECONDS_PER_CANDIDATE;
     let budget = budget_seconds.max(MIN_JOIN_SECONDS);
     if predicted > budget {
         return Err(Declined::Cost { predicted, budget });
