@@ -8,13 +8,15 @@
 //! meet. Only those prefixes are indexed and probed, rarest tokens first,
 //! so the posting lists read are short. Candidates are pruned by their
 //! sizes (b >= t a) and by position (the overlap counted so far plus the
-//! tokens left cannot reach o), and each survivor is decided by the exact
-//! merge of [`decide`]: the Jaccard reported is the verification stage's.
+//! tokens left cannot reach o) and by a bitmap bound on their overlap, and
+//! each survivor is decided by the verification stage's exact merge
+//! (`decide`), so the Jaccard reported is the one verification gives.
 //!
 //! Any fixed order gives the same pairs; rarest first only makes it fast.
-//! The scan ranks tokens by how many sets hold them ([`Ranker`]);
-//! [`Incremental`] takes an order that new tokens extend without
-//! reordering the old, so sets can join one at a time.
+//! [`SelfJoin`] joins a whole collection, its tokens ranked by how many
+//! sets hold them ([`Ranker`]). [`TokenOrder`] and [`Postings`] join sets
+//! one at a time (dedup), in an order that new tokens extend without
+//! reordering the old.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -66,7 +68,7 @@ fn most_size(size: usize, t: f64) -> usize {
 
 /// How many first tokens of a set of `size` meet those of any set it
 /// reaches Jaccard t with, whatever the other's size.
-pub fn probe_prefix(size: usize, t: f64) -> usize {
+fn probe_prefix(size: usize, t: f64) -> usize {
     (size + 1).saturating_sub(least_size(size, t)).min(size)
 }
 

@@ -18,11 +18,11 @@
 //! Held per kept record: its text in a spool (in memory up to
 //! [`TEXT_MEMORY`] bytes in all, then in an anonymous temporary file) with
 //! 4 bytes of length; a digest map entry (about 24 bytes); one
-//! [`Index`] entry by word fingerprint (12 bytes per table, k + 1 to
+//! [`Index`](super::index::Index) entry by word fingerprint (12 bytes per table, k + 1 to
 //! k + 4 tables: 84 to 120 bytes at the default k = 6); for a short text,
 //! while the join lasts, 8 bytes per character pair of its join prefix
 //! (about a fifth of them at 0.8, plus one) and 56 more, and after it one
-//! more [`Index`] entry by character-pair fingerprint; and its name
+//! more [`Index`](super::index::Index) entry by character-pair fingerprint; and its name
 //! (nothing for line numbers that follow each other, the id's bytes with
 //! `--id-field`).
 
