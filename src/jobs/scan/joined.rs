@@ -53,7 +53,7 @@ const SECONDS_PER_CANDIDATE: f64 = 28e-9;
 /// cores): it finds every pair, where the radius the budget affords finds
 /// few of them on clustered short texts, and one that finds 99% costs
 /// several times the budget (docs/QUALITY.md: on the 48,659 Debian package
-/// descriptions, at 0.5, the join finds all 302,499 pairs in 4.4 s, the
+/// descriptions, at 0.5, the join finds all 302,499 pairs in 4.2 s, the
 /// budget's radius 12% of them). Past it (10^5 generated addresses from
 /// short word lists: 12 core-seconds) the texts are searched by
 /// fingerprint.
@@ -91,7 +91,9 @@ pub(super) fn join_short_texts(
         ),
     );
     let mut ranker = Ranker::new();
-    let mut unread = 0u64;
+    // Reported only if the join goes ahead: otherwise the search that
+    // replaces it reads (and reports) what it needs.
+    let mut unread = Vec::new();
     for chunk in texts.entries.chunks(CHUNK) {
         let sets: Vec<_> = chunk
             .par_iter()
@@ -101,8 +103,7 @@ pub(super) fn join_short_texts(
             match set {
                 Ok(set) => ranker.push(&set),
                 Err(error) => {
-                    diag.error(format_args!("{error} (while verifying)"));
-                    unread += 1;
+                    unread.push(error);
                     ranker.push(&[]);
                 }
             }
@@ -112,12 +113,16 @@ pub(super) fn join_short_texts(
     let join = SelfJoin::new(&sets, threshold);
     let predicted = join.estimate_candidates(SAMPLE_EVERY) as f64 * SECONDS_PER_CANDIDATE;
     let budget = budget_seconds.max(MIN_JOIN_SECONDS);
-    if predicted > budget {
-        return Err(Declined::Cost { predicted, budget });
-    }
-    let found = join.run(max_pairs);
+    let found = if predicted > budget {
+        Err(Declined::Cost { predicted, budget })
+    } else {
+        join.run(max_pairs).ok_or(Declined::Pairs)
+    };
     joining.finish();
-    let found = found.ok_or(Declined::Pairs)?;
+    let found = found?;
+    for error in &unread {
+        diag.error(format_args!("{error} (while verifying)"));
+    }
     let near: Vec<ClassPair> = found
         .pairs
         .iter()
@@ -146,7 +151,7 @@ pub(super) fn join_short_texts(
         candidates: below_threshold + near_weight,
         below_threshold,
         unverified: 0,
-        reread: texts.entries.len() as u64 - unread,
+        reread: (texts.entries.len() - unread.len()) as u64,
         radius: RadiusParams {
             chosen_by: Some("exact join".to_string()),
             expected_recall: Some(1.0),
