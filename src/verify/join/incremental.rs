@@ -1,0 +1,261 @@
+//! Joining sets one at a time (dedup): an order that new tokens extend
+//! without reordering the old, and posting lists of whole probe prefixes.
+
+use std::collections::HashMap;
+
+use super::{Bitmap, DEAD, Overlap, bitmap_bound, least_size, most_size, probe_prefix};
+
+/// The token order of a join that grows one set at a time.
+///
+/// A token never seen ranks before every token seen, the latest first: a
+/// token first met late is usually rare, and ranking it first leaves the
+/// old tokens' order alone, so every prefix indexed so far stays valid (no
+/// set added holds a token newer than itself). First appearance is a poor
+/// guide to rarity when every token of a small vocabulary appears early,
+/// so [`TokenOrder::reorder`] ranks the tokens seen by how many sets hold
+/// them, fewest first (ties by hash), after which every set must be
+/// indexed again.
+///
+/// It also counts the sets that hold each token in their probe prefix
+/// (the length of its posting lists, all postings on this order
+/// together), to price a probe before it is made.
+#[derive(Debug, Default)]
+pub struct TokenOrder {
+    threshold: f64,
+    tokens: HashMap<u64, Token>,
+    /// The rank of the next new token.
+    next_new: u32,
+}
+
+/// What a [`TokenOrder`] knows of a token.
+#[derive(Clone, Copy, Debug)]
+struct Token {
+    rank: u32,
+    /// Sets learnt that hold it.
+    sets: u32,
+    /// Sets indexed with it in their probe prefix.
+    prefixes: u32,
+}
+
+/// Ranks below this are given to new tokens, counting down; reordered
+/// tokens rank from it up.
+const REORDERED: u32 = 1 << 31;
+
+/// A set in a [`TokenOrder`]: how many of its tokens the order has never
+/// seen (they rank first, in any order: no posting holds them), then the
+/// others' ranks, ascending, each with its posting lists' length.
+pub type Ranked = (usize, Vec<(u32, u32)>);
+
+impl TokenOrder {
+    /// An empty order for Jaccard `threshold` (> 0).
+    pub fn new(threshold: f64) -> TokenOrder {
+        TokenOrder {
+            threshold,
+            tokens: HashMap::new(),
+            next_new: u32::MAX,
+        }
+    }
+
+    /// `set` (sorted, distinct feature hashes) in this order.
+    pub fn ranked(&self, set: &[u64]) -> Ranked {
+        let mut known: Vec<(u32, u32)> = set
+            .iter()
+            .filter_map(|hash| {
+                self.tokens
+                    .get(hash)
+                    .map(|token| (token.rank, token.prefixes))
+            })
+            .collect();
+        known.sort_unstable();
+        (set.len() - known.len(), known)
+    }
+
+    /// Learns the tokens of a set about to be added to postings.
+    pub fn learn(&mut self, set: &[u64]) {
+        for &hash in set {
+            let next = self.next_new;
+            let token = self.tokens.entry(hash).or_insert(Token {
+                rank: next,
+                sets: 0,
+                prefixes: 0,
+            });
+            if token.rank == next {
+                self.next_new -= 1;
+            }
+            token.sets += 1;
+        }
+        self.count_prefix(set);
+    }
+
+    /// Counts the probe prefix of a set learnt before, about to be added
+    /// to postings (again, after [`TokenOrder::reorder`]).
+    pub fn count_prefix(&mut self, set: &[u64]) {
+        let mut by_rank: Vec<(u32, u64)> = set
+            .iter()
+            .filter_map(|hash| self.tokens.get(hash).map(|token| (token.rank, *hash)))
+            .collect();
+        by_rank.sort_unstable();
+        let prefix = probe_prefix(set.len(), self.threshold).min(by_rank.len());
+        for (_, hash) in &by_rank[..prefix] {
+            if let Some(token) = self.tokens.get_mut(hash) {
+                token.prefixes += 1;
+            }
+        }
+    }
+
+    /// Ranks the tokens seen by how many sets hold them, fewest first;
+    /// no set is indexed in the new order until it is added again (after
+    /// [`TokenOrder::count_prefix`]).
+    pub fn reorder(&mut self) {
+        let mut by_rarity: Vec<(u32, u64)> = self
+            .tokens
+            .iter()
+            .map(|(&hash, token)| (token.sets, hash))
+            .collect();
+        by_rarity.sort_unstable();
+        for (position, (_, hash)) in by_rarity.into_iter().enumerate() {
+            if let Some(token) = self.tokens.get_mut(&hash) {
+                token.rank = REORDERED.saturating_add(position as u32);
+                token.prefixes = 0;
+            }
+        }
+        self.next_new = REORDERED - 1;
+    }
+
+    /// How many postings a probe of `ranked` (from [`TokenOrder::ranked`])
+    /// reads at most: the lengths of its probe prefix's posting lists.
+    pub fn probe_cost(&self, (unknown, known): &Ranked) -> u64 {
+        let prefix = probe_prefix(unknown + known.len(), self.threshold).saturating_sub(*unknown);
+        known[..prefix.min(known.len())]
+            .iter()
+            .map(|&(_, prefixes)| u64::from(prefixes))
+            .sum()
+    }
+}
+
+/// A probe's reusable memory.
+#[derive(Debug, Default)]
+pub struct JoinScratch {
+    counts: Vec<u32>,
+    touched: Vec<u32>,
+}
+
+/// Sets added one at a time, indexed by their probe prefixes in a
+/// [`TokenOrder`] (sets come in any size order, so the whole probe prefix
+/// is indexed): [`Postings::candidates`] proposes the sets added before
+/// that may reach the threshold with a new one. One order may serve
+/// several postings, each consistent with it.
+#[derive(Debug, Default)]
+pub struct Postings {
+    threshold: f64,
+    /// Posting lists by token rank: (place in `held`, position in its
+    /// set, its size).
+    lists: HashMap<u32, Vec<(u32, u16, u16)>>,
+    /// Each set added: its number, size and bitmap.
+    held: Vec<(u32, u16, Bitmap)>,
+}
+
+/// A set's feature hashes to 256 bits (see [`Bitmap`]).
+fn hash_bitmap(set: &[u64]) -> Bitmap {
+    let mut bits = [0u64; 4];
+    for &hash in set {
+        let bit = (hash >> 56) as usize;
+        bits[bit / 64] |= 1 << (bit % 64);
+    }
+    bits
+}
+
+impl Postings {
+    /// Empty postings for `threshold` (> 0).
+    pub fn new(threshold: f64) -> Postings {
+        Postings {
+            threshold,
+            ..Postings::default()
+        }
+    }
+
+    /// Bytes held per set added, and per prefix token indexed.
+    pub const BYTES_PER_SET: usize = 40;
+    /// See [`Postings::BYTES_PER_SET`].
+    pub const BYTES_PER_POSTING: usize = 8;
+
+    /// The numbers of the sets added that may reach the threshold with
+    /// `set` (sorted, distinct feature hashes; `ranked` is its rank in
+    /// `order`), ascending: every one that does is among them. Read-only.
+    pub fn candidates(
+        &self,
+        set: &[u64],
+        (unknown, known): &Ranked,
+        scratch: &mut JoinScratch,
+    ) -> Vec<u32> {
+        let t = self.threshold;
+        let overlap = Overlap::new(t);
+        let size = set.len();
+        let (least, most) = (least_size(size, t), most_size(size, t));
+        let prefix = probe_prefix(size, t).saturating_sub(*unknown);
+        scratch.counts.resize(self.held.len(), 0);
+        for (k, &(rank, _)) in known[..prefix.min(known.len())].iter().enumerate() {
+            let i = unknown + k;
+            let Some(list) = self.lists.get(&rank) else {
+                continue;
+            };
+            for &(place, position, other_size) in list {
+                let other_size = usize::from(other_size);
+                if other_size < least || other_size > most {
+                    continue;
+                }
+                let count = &mut scratch.counts[place as usize];
+                if *count == DEAD {
+                    continue;
+                }
+                if *count == 0 {
+                    scratch.touched.push(place);
+                }
+                let left = (size - i).min(other_size - usize::from(position));
+                if *count as usize + left >= overlap.least(size + other_size) {
+                    *count += 1;
+                } else {
+                    *count = DEAD;
+                }
+            }
+        }
+        let bitmap = hash_bitmap(set);
+        let mut found = Vec::new();
+        for &place in &scratch.touched {
+            let count = std::mem::take(&mut scratch.counts[place as usize]);
+            let (number, other_size, other) = self.held[place as usize];
+            let other_size = usize::from(other_size);
+            if count != DEAD
+                && bitmap_bound(&bitmap, &other, size + other_size)
+                    >= overlap.least(size + other_size)
+            {
+                found.push(number);
+            }
+        }
+        scratch.touched.clear();
+        found.sort_unstable();
+        found
+    }
+
+    /// Adds `set` (sorted, distinct feature hashes, learnt by `order`) as
+    /// set `number`. Sets of more than `u16::MAX` tokens are not indexed
+    /// (a short text has at most a few hundred).
+    pub fn add(&mut self, set: &[u64], order: &TokenOrder, number: u32) {
+        let Ok(size) = u16::try_from(set.len()) else {
+            return;
+        };
+        let place = self.held.len() as u32;
+        self.held.push((number, size, hash_bitmap(set)));
+        let (_, ranked) = order.ranked(set);
+        debug_assert_eq!(ranked.len(), set.len(), "the order learnt the set");
+        for (position, &(rank, _)) in ranked[..probe_prefix(set.len(), self.threshold)]
+            .iter()
+            .enumerate()
+        {
+            self.lists
+                .entry(rank)
+                .or_default()
+                .push((place, position as u16, size));
+        }
+    }
+}

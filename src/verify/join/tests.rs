@@ -1,0 +1,166 @@
+//! The joins find exactly the pairs brute force finds.
+
+use super::*;
+use proptest::prelude::*;
+
+/// Sorted, distinct sets from a small universe, with near-copies.
+fn sets() -> impl Strategy<Value = Vec<Vec<u64>>> {
+    proptest::collection::vec(proptest::collection::btree_set(0u64..30, 0..20), 1..40)
+        .prop_flat_map(|sets| {
+            let n = sets.len();
+            (
+                Just(sets),
+                proptest::collection::vec((0..n, 0u64..30, any::<bool>()), 0..20),
+            )
+        })
+        .prop_map(|(mut sets, edits)| {
+            // Copies of earlier sets with one token added or removed.
+            for (from, token, add) in edits {
+                let mut copy = sets[from].clone();
+                if add {
+                    copy.insert(token);
+                } else {
+                    copy.remove(&token);
+                }
+                sets.push(copy);
+            }
+            // Hash-like values, sorted, as feature sets are.
+            sets.into_iter()
+                .map(|set| {
+                    let mut set: Vec<u64> = set
+                        .into_iter()
+                        .map(|t| t.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+                        .collect();
+                    set.sort_unstable();
+                    set
+                })
+                .collect()
+        })
+}
+
+fn brute_force(sets: &[Vec<u64>], t: f64) -> Vec<Joined> {
+    let mut pairs = Vec::new();
+    for a in 0..sets.len() {
+        for b in a + 1..sets.len() {
+            if sets[a].is_empty() || sets[b].is_empty() {
+                continue;
+            }
+            let jaccard = crate::fingerprint::jaccard(&sets[a], &sets[b]);
+            if jaccard >= t {
+                pairs.push(Joined {
+                    a: a as u32,
+                    b: b as u32,
+                    jaccard,
+                });
+            }
+        }
+    }
+    pairs
+}
+
+fn ranked(sets: &[Vec<u64>]) -> RankedSets {
+    let mut ranker = Ranker::new();
+    for set in sets {
+        ranker.push(set);
+    }
+    ranker.finish()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_join_finds_exactly_the_pairs_brute_force_finds(
+        sets in sets(),
+        t in prop_oneof![Just(0.8), Just(0.5), Just(1.0), Just(0.6), 0.05f64..1.0],
+    ) {
+        let joined = SelfJoin::new(&ranked(&sets), t).run(u64::MAX).unwrap();
+        prop_assert_eq!(joined.pairs, brute_force(&sets, t));
+    }
+
+    #[test]
+    fn the_incremental_join_proposes_every_earlier_match(
+        sets in sets(),
+        t in prop_oneof![Just(0.8), Just(0.5), Just(1.0), 0.05f64..1.0],
+    ) {
+        // Two postings on one order, as dedup keeps them: sets go to
+        // the second until every third, then all move to the first;
+        // every seventh, the order is rebuilt by rarity.
+        let mut order = TokenOrder::new(t);
+        let (mut main, mut recent) = (Postings::new(t), Postings::new(t));
+        let mut moving: Vec<usize> = Vec::new();
+        let mut scratch = JoinScratch::default();
+        for (number, set) in sets.iter().enumerate() {
+            let ranked = order.ranked(set);
+            let mut proposed = main.candidates(set, &ranked, &mut scratch);
+            proposed.extend(recent.candidates(set, &ranked, &mut scratch));
+            for (earlier, other) in sets[..number].iter().enumerate() {
+                if !set.is_empty() && !other.is_empty()
+                    && crate::fingerprint::jaccard(set, other) >= t
+                {
+                    prop_assert!(proposed.contains(&(earlier as u32)), "{} missed", earlier);
+                }
+            }
+            prop_assert!(proposed.iter().all(|&earlier| (earlier as usize) < number));
+            order.learn(set);
+            recent.add(set, &order, number as u32);
+            moving.push(number);
+            if number % 3 == 2 {
+                for moved in moving.drain(..) {
+                    main.add(&sets[moved], &order, moved as u32);
+                }
+                recent = Postings::new(t);
+            }
+            if number % 7 == 6 {
+                // Reordered by rarity: every set is indexed again.
+                order.reorder();
+                moving.clear();
+                recent = Postings::new(t);
+                main = Postings::new(t);
+                for (again, set) in sets[..=number].iter().enumerate() {
+                    order.count_prefix(set);
+                    main.add(set, &order, again as u32);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn sets_rank_rarest_first() {
+    let sets = ranked(&[vec![1, 2, 3], vec![2, 3], vec![3]]);
+    // 1 is in one set, 2 in two, 3 in three.
+    assert_eq!(sets.get(0), &[0, 1, 2]);
+    assert_eq!(sets.get(1), &[1, 2]);
+    assert_eq!(sets.get(2), &[2]);
+}
+
+#[test]
+fn too_many_pairs_give_up() {
+    let same: Vec<Vec<u64>> = (0..50).map(|i| vec![1, 2, 3, 4, 100 + i]).collect();
+    let sets = ranked(&same);
+    let join = SelfJoin::new(&sets, 0.5);
+    assert!(join.run(10).is_none());
+    let all = join.run(u64::MAX).unwrap();
+    assert_eq!(all.pairs.len(), 50 * 49 / 2);
+    assert_eq!(all.candidates, 50 * 49 / 2);
+    // Every set is a candidate of every one before it: the estimate from
+    // every fifth is near the whole.
+    let estimate = join.estimate_candidates(5);
+    assert!((900..=1500).contains(&estimate), "{estimate}");
+    assert!(
+        all.pairs
+            .iter()
+            .all(|pair| (pair.jaccard - 4.0 / 6.0).abs() < 1e-12)
+    );
+}
+
+#[test]
+fn prefixes_are_as_short_as_the_threshold_allows() {
+    // 10 tokens at t = 0.8: a match shares 8, so 3 must be probed.
+    assert_eq!(probe_prefix(10, 0.8), 3);
+    // Against sets no larger: o = 0.8 * 20 / 1.8 = 8.9, so 9 shared.
+    assert_eq!(index_prefix(10, 0.8), 2);
+    assert_eq!(probe_prefix(10, 1.0), 1);
+    assert_eq!(probe_prefix(3, 0.01), 3);
+}
