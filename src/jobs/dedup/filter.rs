@@ -6,7 +6,7 @@
 //! with fewer than `min_features` features) are near-duplicates without a
 //! search. Two short texts (one line of at most 256 characters) are
 //! compared by their character pairs, and every kept short text that may
-//! reach the threshold is proposed by an exact join (src/verify/join.rs),
+//! reach the threshold is proposed by an exact join (src/verify/join/),
 //! at no radius, as the scan does. For any other pair SimHash proposes the
 //! kept records within k bits. Exact Jaccard decides.
 //! Records without features are never anyone's near-duplicate: they are

@@ -1,6 +1,6 @@
 //! Short texts by an exact join instead of SimHash candidates: every pair
 //! of two short texts whose character pairs reach the threshold is found,
-//! none missed, at no radius (src/verify/join.rs). One-line texts share
+//! none missed, at no radius (src/verify/join/). One-line texts share
 //! words ("library", "documentation"), so their fingerprints cluster and a
 //! SimHash search wide enough for them costs near brute force, while their
 //! rarest character pairs tell them apart at once.
