@@ -37,7 +37,8 @@ use crate::verify::{Verdict, decide};
 use super::super::scan::{Prefix, ShortTexts};
 use super::index::MixMap;
 use super::indexes::{Indexes, Recent, Space};
-use crate::verify::join::{JoinScratch, Postings, TokenOrder};
+use super::short_join::{JoinBudget, ShortJoin};
+use crate::verify::join::JoinScratch;
 
 /// Bytes of kept texts held in memory before the rest goes to a file.
 pub const TEXT_MEMORY: usize = 32 << 20;
@@ -185,75 +186,11 @@ pub struct Filter {
     /// Candidates verified.
     pub candidates: u64,
     scratch: Vec<(u32, Space)>,
-    /// The token order of the short texts' join, shared by both indexes.
-    order: TokenOrder,
-    /// Whether kept short texts are still found by the join.
-    joining: bool,
-    /// Postings the join's probes may have read so far.
-    join_cost: u64,
-    /// Short texts searched so far.
-    short_searched: u64,
-    /// Every kept short text's character-pair fingerprint and number,
-    /// while the join lasts (to index them again, or by fingerprint).
-    short_kept: Vec<(u64, u32)>,
+    /// The join of kept short texts.
+    join: ShortJoin,
     /// The join was reindexed or given up during this block: the
     /// candidates found ahead of the block are not used.
     ahead_stale: bool,
-    /// Kept short texts at which the join is next reordered.
-    next_reorder: usize,
-    /// Short texts searched when the join was given up.
-    stopped_joining_after: Option<u64>,
-    join_budget: JoinBudget,
-    join_scratch: JoinScratch,
-}
-
-/// The join of short texts may read this many postings, plus
-/// [`JOIN_POSTINGS_PER_SHORT_TEXT`] for each short text searched, before
-/// short texts are searched by fingerprint within k instead. Texts from a
-/// large vocabulary (addresses, titles) read a few hundred postings each;
-/// a stream of one-line texts from a few dozen words makes every probe
-/// read postings of a share of all kept texts, so the join would cost the
-/// square of the stream. The scan draws the same line by its predicted
-/// cost (src/jobs/scan/joined.rs). Counted from the token order alone, so
-/// the decisions do not depend on how the stream is cut into blocks.
-pub const JOIN_BASE_POSTINGS: u64 = 1 << 25;
-
-/// See [`JOIN_BASE_POSTINGS`].
-pub const JOIN_POSTINGS_PER_SHORT_TEXT: u64 = 250;
-
-/// The join's token order is rebuilt by rarity when this many short texts
-/// are kept, then each time four times as many are: first appearance ranks
-/// well a large vocabulary's rare tokens (they appear late), but not a
-/// small one's, every token of which appears early (tests reorder every
-/// few texts, to exercise it). All reorders together
-/// measure each kept short text again at most a third of a time more.
-pub const FIRST_REORDER: usize = if cfg!(test) { 4 } else { 1024 };
-
-/// How many postings the join of short texts may read: `base` plus
-/// `per_short_text` for each short text searched.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct JoinBudget {
-    /// Postings allowed whatever the stream.
-    pub base: u64,
-    /// Postings allowed for each short text searched.
-    pub per_short_text: u64,
-}
-
-impl JoinBudget {
-    /// No bound: the join is never given up.
-    pub const UNLIMITED: JoinBudget = JoinBudget {
-        base: u64::MAX,
-        per_short_text: 0,
-    };
-}
-
-impl Default for JoinBudget {
-    fn default() -> Self {
-        JoinBudget {
-            base: JOIN_BASE_POSTINGS,
-            per_short_text: JOIN_POSTINGS_PER_SHORT_TEXT,
-        }
-    }
 }
 
 impl Filter {
@@ -274,50 +211,39 @@ impl Filter {
             kept: 0,
             candidates: 0,
             scratch: Vec::new(),
-            order: TokenOrder::new(threshold),
-            joining: true,
-            join_cost: 0,
-            short_searched: 0,
-            short_kept: Vec::new(),
+            join: ShortJoin::new(threshold, JoinBudget::default()),
             ahead_stale: false,
-            next_reorder: FIRST_REORDER,
-            stopped_joining_after: None,
-            join_budget: JoinBudget::default(),
-            join_scratch: JoinScratch::default(),
         }
     }
 
     /// The join of short texts may read this many postings.
     pub fn with_join_budget(mut self, budget: JoinBudget) -> Filter {
-        self.join_budget = budget;
+        self.join = ShortJoin::new(self.threshold, budget);
         self
     }
 
     /// Short texts searched, and how many had been when the join was
     /// given up (`None`: it never was).
     pub fn short_texts_searched(&self) -> (u64, Option<u64>) {
-        (self.short_searched, self.stopped_joining_after)
+        self.join.searched()
     }
 
     /// Whether kept short texts are still found by the exact join (not
-    /// yet by fingerprint: see [`JOIN_BASE_POSTINGS`]).
+    /// yet by fingerprint: see [`JOIN_BASE_POSTINGS`](super::short_join::JOIN_BASE_POSTINGS)).
     pub fn joining(&self) -> bool {
-        self.joining
+        self.join.joining()
     }
 
     /// Gives up the join: kept short texts are found by fingerprint from
     /// now on. The records kept in the block join the main indexes first.
     pub fn stop_joining(&mut self) {
-        self.joining = false;
-        self.stopped_joining_after = Some(self.short_searched);
         for recent in self.recent_kept.drain(..) {
-            recent.add_to(&mut self.main, &self.order);
+            recent.add_to(&mut self.main, &self.join.order);
         }
-        self.main.find_short_texts_by_fingerprint(&self.short_kept);
-        self.short_kept = Vec::new();
+        let kept = self.join.stop();
+        self.main.find_short_texts_by_fingerprint(&kept);
         self.recent = self.empty_indexes();
         self.ahead_stale = self.in_block;
-        self.order = TokenOrder::new(self.threshold);
     }
 
     /// Rebuilds the join's order by rarity and indexes every kept short
@@ -325,18 +251,15 @@ impl Filter {
     /// in the block join the main indexes first.
     fn reorder_join(&mut self) -> io::Result<()> {
         for recent in self.recent_kept.drain(..) {
-            recent.add_to(&mut self.main, &self.order);
+            recent.add_to(&mut self.main, &self.join.order);
         }
         self.recent = self.empty_indexes();
         self.ahead_stale = self.in_block;
-        self.order.reorder();
-        let mut postings = Postings::new(self.threshold);
-        for &(_, number) in &self.short_kept {
-            let text = self.texts.get(number as usize)?;
-            let set = self.feature_set(&text, Space::Chars)?;
-            self.order.count_prefix(&set);
-            postings.add(&set, &self.order, number);
-        }
+        let (texts, measure, by_path) = (&self.texts, &self.measure, self.by_path);
+        let postings = self.join.reindex(|number| {
+            let text = texts.get(number as usize)?;
+            feature_set(measure, by_path, &text, Space::Chars)
+        })?;
         self.main.join_short_texts(postings);
         Ok(())
     }
@@ -344,7 +267,7 @@ impl Filter {
     /// Indexes with nothing kept, finding short texts as the filter does.
     fn empty_indexes(&self) -> Indexes {
         let mut indexes = Indexes::new(self.max_distance, self.threshold);
-        if !self.joining {
+        if !self.join.joining() {
             indexes.find_short_texts_by_fingerprint(&[]);
         }
         indexes
@@ -415,7 +338,7 @@ impl Filter {
     /// Ends a block: its kept records join the main indexes.
     pub fn end_block(&mut self) {
         for recent in self.recent_kept.drain(..) {
-            recent.add_to(&mut self.main, &self.order);
+            recent.add_to(&mut self.main, &self.join.order);
         }
         if self.in_block {
             self.recent = self.empty_indexes();
@@ -439,7 +362,7 @@ impl Filter {
         let set = self.join_set(record);
         let mut candidates = Vec::new();
         self.main
-            .query(record, &set, &self.order, scratch, &mut candidates);
+            .query(record, &set, &self.join.order, scratch, &mut candidates);
         candidates.sort_unstable();
         candidates.dedup();
         let set = match set {
@@ -454,7 +377,7 @@ impl Filter {
     fn join_set<'a>(&self, record: &'a Measured) -> Cow<'a, [u64]> {
         match (&record.short, &self.measure.short) {
             (Some(short), _) if !short.set.is_empty() => Cow::Borrowed(&short.set),
-            (Some(_), Some(measure)) if self.joining => {
+            (Some(_), Some(measure)) if self.join.joining() => {
                 Cow::Owned(measure.feature_set(&record.text))
             }
             _ => Cow::Borrowed(&[]),
@@ -494,19 +417,8 @@ impl Filter {
         } else {
             Cow::Owned(ahead_set)
         };
-        if !exact_only && record.short.is_some() {
-            self.short_searched += 1;
-            if self.joining {
-                let ranked = self.order.ranked(&set);
-                self.join_cost += self.order.probe_cost(&ranked);
-                let budget = self.join_budget;
-                let allowed = budget
-                    .base
-                    .saturating_add(budget.per_short_text.saturating_mul(self.short_searched));
-                if self.join_cost > allowed {
-                    self.stop_joining();
-                }
-            }
+        if !exact_only && record.short.is_some() && self.join.search(&set) {
+            self.stop_joining();
         }
         if !exact_only && let Some((kept, jaccard)) = self.search(record, &set, found)? {
             return Ok(Decision::Dropped { kept, jaccard });
@@ -529,18 +441,18 @@ impl Filter {
                 if record.short.is_none() {
                     self.main.build_short_words();
                 }
-                let scratch = &mut self.join_scratch;
+                let scratch = &mut self.join.scratch;
                 self.main
-                    .query(record, set, &self.order, scratch, &mut candidates);
+                    .query(record, set, &self.join.order, scratch, &mut candidates);
             }
         }
         if self.in_block {
             if record.short.is_none() {
                 self.recent.build_short_words();
             }
-            let scratch = &mut self.join_scratch;
+            let scratch = &mut self.join.scratch;
             self.recent
-                .query(record, set, &self.order, scratch, &mut candidates);
+                .query(record, set, &self.join.order, scratch, &mut candidates);
         }
         candidates.sort_unstable();
         candidates.dedup();
@@ -552,7 +464,7 @@ impl Filter {
             if sets[slot].is_none() {
                 let set = match space {
                     Space::Chars if !set.is_empty() => Ok(set.to_vec()),
-                    _ => self.feature_set(&record.text, space),
+                    _ => feature_set(&self.measure, self.by_path, &record.text, space),
                 };
                 match set {
                     Ok(set) => sets[slot] = Some(set),
@@ -565,7 +477,7 @@ impl Filter {
             let theirs = match self
                 .texts
                 .get(kept as usize)
-                .and_then(|text| self.feature_set(&text, space))
+                .and_then(|text| feature_set(&self.measure, self.by_path, &text, space))
             {
                 Ok(set) => set,
                 Err(error) => {
@@ -581,25 +493,6 @@ impl Filter {
         }
         self.scratch = candidates;
         answer
-    }
-
-    /// The feature set of a text, or of the file it names.
-    fn feature_set(&self, text: &[u8], space: Space) -> io::Result<Vec<u64>> {
-        let measure = |reader: &mut dyn Read| match (space, &self.measure.short) {
-            (Space::Chars, Some(short)) => short.feature_set_reader(reader),
-            _ => self.measure.fingerprinter.feature_set_reader(reader),
-        };
-        if self.by_path {
-            let path = path_from_bytes(text);
-            // The same text the file was fingerprinted from.
-            let view = &self.measure.fingerprinter.options().view;
-            let mut file = view.reopen(&path).map_err(|error| {
-                io::Error::new(error.kind(), format!("{}: {error}", path.display()))
-            })?;
-            measure(&mut file)
-        } else {
-            measure(&mut &text[..])
-        }
     }
 
     /// Holds a kept record.
@@ -623,25 +516,47 @@ impl Filter {
         })?;
         self.by_digest.insert(key, number);
         if !exact_only {
-            if let Some(short) = &record.short
-                && self.joining
-            {
-                self.short_kept.push((short.simhash, number));
-                self.order.learn(set);
-            }
+            let reorder = match &record.short {
+                Some(short) => self.join.keep(short.simhash, set, number),
+                None => false,
+            };
             if self.in_block {
-                self.recent.insert(record, set, &self.order, number);
+                self.recent.insert(record, set, &self.join.order, number);
                 self.recent_kept.push(Recent::of(record, set, number));
             } else {
-                self.main.insert(record, set, &self.order, number);
+                self.main.insert(record, set, &self.join.order, number);
             }
-            if self.joining && self.short_kept.len() >= self.next_reorder {
-                self.next_reorder = self.next_reorder.saturating_mul(4);
+            if reorder {
                 self.reorder_join()?;
             }
         }
         self.kept += 1;
         Ok(Some(number))
+    }
+}
+
+/// The feature set of a text, or of the file it names (`by_path`), as
+/// `measure` measures it in `space`.
+fn feature_set(
+    measure: &Measure,
+    by_path: bool,
+    text: &[u8],
+    space: Space,
+) -> io::Result<Vec<u64>> {
+    let read = |reader: &mut dyn Read| match (space, &measure.short) {
+        (Space::Chars, Some(short)) => short.feature_set_reader(reader),
+        _ => measure.fingerprinter.feature_set_reader(reader),
+    };
+    if by_path {
+        let path = path_from_bytes(text);
+        // The same text the file was fingerprinted from.
+        let view = &measure.fingerprinter.options().view;
+        let mut file = view.reopen(&path).map_err(|error| {
+            io::Error::new(error.kind(), format!("{}: {error}", path.display()))
+        })?;
+        read(&mut file)
+    } else {
+        read(&mut &text[..])
     }
 }
 
@@ -668,6 +583,7 @@ fn content_key(content_hash: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::fingerprint::FeatureOptions;
+    use crate::jobs::dedup::short_join::FIRST_REORDER;
 
     fn filter(threshold: f64, k: u32) -> Filter {
         let measure = Measure::new(Fingerprinter::new(FeatureOptions::default()), true, 1);

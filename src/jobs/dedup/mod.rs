@@ -19,6 +19,7 @@ mod files;
 pub mod filter;
 pub mod index;
 pub mod indexes;
+pub mod short_join;
 mod whole;
 
 pub use files::{Files, dedup_files};
@@ -35,7 +36,8 @@ use crate::parallel::for_each_ordered;
 use crate::report::Names;
 use crate::verify::join::JoinScratch;
 
-use filter::{Ahead, Decision, Filter, JoinBudget, Measure, Measured};
+use filter::{Ahead, Decision, Filter, Measure, Measured};
+use short_join::JoinBudget;
 
 /// Blocks with fewer records are searched ahead on this thread alone
 /// (tests split even tiny blocks, to exercise the threads).

@@ -195,7 +195,7 @@ proptest! {
         k in prop_oneof![Just(DEFAULT_MAX_DISTANCE), Just(32u32)],
     ) {
         let input: Vec<u8> = lines.iter().flat_map(|line| format!("{line}\n").into_bytes()).collect();
-        let join_budget = filter::JoinBudget { base, per_short_text: 0 };
+        let join_budget = JoinBudget { base, per_short_text: 0 };
         let options = DedupOptions { max_distance: k, join_budget, ..DedupOptions::default() };
         let (whole, stats) = run(&input, &options, 1 << 20);
         for block_bytes in [1, 64] {

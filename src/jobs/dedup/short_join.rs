@@ -1,0 +1,169 @@
+//! The join of dedup's kept short texts: its token order, the reorders
+//! that rank the tokens by rarity, and the budget past which short texts
+//! are found by fingerprint instead (README, "Filtering a stream: dedup").
+//! Everything here is counted in input order, so it does not depend on
+//! how the stream is cut into blocks.
+
+use std::io;
+
+use crate::verify::join::{JoinScratch, Postings, TokenOrder};
+
+/// The join of short texts may read this many postings, plus
+/// [`JOIN_POSTINGS_PER_SHORT_TEXT`] for each short text searched, before
+/// short texts are searched by fingerprint within k instead. Texts from a
+/// large vocabulary (addresses, titles) read a few hundred postings each;
+/// a stream of one-line texts from a few dozen words makes every probe
+/// read postings of a share of all kept texts, so the join would cost the
+/// square of the stream. The scan draws the same line by its predicted
+/// cost (src/jobs/scan/joined.rs). Counted from the token order alone, so
+/// the decisions do not depend on how the stream is cut into blocks.
+pub const JOIN_BASE_POSTINGS: u64 = 1 << 25;
+
+/// See [`JOIN_BASE_POSTINGS`].
+pub const JOIN_POSTINGS_PER_SHORT_TEXT: u64 = 250;
+
+/// The join's token order is rebuilt by rarity when this many short texts
+/// are kept, then each time four times as many are: first appearance ranks
+/// well a large vocabulary's rare tokens (they appear late), but not a
+/// small one's, every token of which appears early (tests reorder every
+/// few texts, to exercise it). All reorders together
+/// measure each kept short text again at most a third of a time more.
+pub const FIRST_REORDER: usize = if cfg!(test) { 4 } else { 1024 };
+
+/// How many postings the join of short texts may read: `base` plus
+/// `per_short_text` for each short text searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct JoinBudget {
+    /// Postings allowed whatever the stream.
+    pub base: u64,
+    /// Postings allowed for each short text searched.
+    pub per_short_text: u64,
+}
+
+impl JoinBudget {
+    /// No bound: the join is never given up.
+    pub const UNLIMITED: JoinBudget = JoinBudget {
+        base: u64::MAX,
+        per_short_text: 0,
+    };
+}
+
+impl Default for JoinBudget {
+    fn default() -> Self {
+        JoinBudget {
+            base: JOIN_BASE_POSTINGS,
+            per_short_text: JOIN_POSTINGS_PER_SHORT_TEXT,
+        }
+    }
+}
+
+/// The state of the join of kept short texts.
+#[derive(Debug)]
+pub struct ShortJoin {
+    threshold: f64,
+    /// The token order, shared by the main and the in-block indexes.
+    pub order: TokenOrder,
+    /// A probe's memory, for the searches of the deciding thread.
+    pub scratch: JoinScratch,
+    /// Whether kept short texts are still found by the join.
+    joining: bool,
+    /// Postings the probes may have read so far.
+    cost: u64,
+    /// Short texts searched so far.
+    searched: u64,
+    /// Every kept short text's character-pair fingerprint and number,
+    /// while the join lasts (to index them again, or by fingerprint).
+    kept: Vec<(u64, u32)>,
+    /// Kept short texts at which the order is next rebuilt.
+    next_reorder: usize,
+    /// Short texts searched when the join was given up.
+    stopped_after: Option<u64>,
+    budget: JoinBudget,
+}
+
+impl ShortJoin {
+    /// A join for Jaccard `threshold` within `budget`.
+    pub fn new(threshold: f64, budget: JoinBudget) -> ShortJoin {
+        ShortJoin {
+            threshold,
+            order: TokenOrder::new(threshold),
+            scratch: JoinScratch::default(),
+            joining: true,
+            cost: 0,
+            searched: 0,
+            kept: Vec::new(),
+            next_reorder: FIRST_REORDER,
+            stopped_after: None,
+            budget,
+        }
+    }
+
+    /// Whether kept short texts are still found by the join.
+    pub fn joining(&self) -> bool {
+        self.joining
+    }
+
+    /// Short texts searched, and how many had been when the join was
+    /// given up (`None`: it never was).
+    pub fn searched(&self) -> (u64, Option<u64>) {
+        (self.searched, self.stopped_after)
+    }
+
+    /// Counts a short text about to be searched (`set`: its character
+    /// pairs, while the join lasts) and the postings its probe may read;
+    /// true when that passes the budget, so the join must be given up
+    /// ([`ShortJoin::stop`]) before the search.
+    pub fn search(&mut self, set: &[u64]) -> bool {
+        self.searched += 1;
+        if !self.joining {
+            return false;
+        }
+        self.cost += self.order.probe_cost(&self.order.ranked(set));
+        let allowed = self
+            .budget
+            .base
+            .saturating_add(self.budget.per_short_text.saturating_mul(self.searched));
+        self.cost > allowed
+    }
+
+    /// Learns a kept short text (its fingerprint, character pairs and
+    /// number) before it is indexed; true when the order is due to be
+    /// rebuilt ([`ShortJoin::reindex`]) once it is.
+    pub fn keep(&mut self, simhash: u64, set: &[u64], number: u32) -> bool {
+        if !self.joining {
+            return false;
+        }
+        self.kept.push((simhash, number));
+        self.order.learn(set);
+        if self.kept.len() < self.next_reorder {
+            return false;
+        }
+        self.next_reorder = self.next_reorder.saturating_mul(4);
+        true
+    }
+
+    /// Rebuilds the order by rarity and indexes every kept short text
+    /// again in it, measured again by `set_of(number)`.
+    pub fn reindex(
+        &mut self,
+        mut set_of: impl FnMut(u32) -> io::Result<Vec<u64>>,
+    ) -> io::Result<Postings> {
+        self.order.reorder();
+        let mut postings = Postings::new(self.threshold);
+        for &(_, number) in &self.kept {
+            let set = set_of(number)?;
+            self.order.count_prefix(&set);
+            postings.add(&set, &self.order, number);
+        }
+        Ok(postings)
+    }
+
+    /// Gives the join up; returns every kept short text's fingerprint and
+    /// number, to index by fingerprint.
+    pub fn stop(&mut self) -> Vec<(u64, u32)> {
+        self.joining = false;
+        self.stopped_after = Some(self.searched);
+        self.order = TokenOrder::new(self.threshold);
+        std::mem::take(&mut self.kept)
+    }
+}
