@@ -120,7 +120,8 @@ pub struct RadiusParams {
 }
 
 /// Pairs of short texts (one line of at most `max_chars` characters) are
-/// compared by other features, in a search of their own.
+/// compared by other features, found by an exact join (or a search of
+/// their own).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ShortTextParams {
     /// Their features (`chars:2`).

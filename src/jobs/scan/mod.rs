@@ -283,8 +283,8 @@ fn raw(documents: &mut Documents, options: &ScanOptions) -> crate::Result<Found>
 
 /// Verified mode: candidate pairs of classes within the chosen radius,
 /// each decided by the exact Jaccard of its feature sets. Two short texts
-/// are compared by character pairs, in a search of their own; any other
-/// pair by the scan's features.
+/// are compared by character pairs, found by an exact join (or a search of
+/// their own: `ShortTextSearch`); any other pair by the scan's features.
 fn verified(
     documents: &Documents,
     measures: &Measures,
@@ -415,8 +415,8 @@ enum Space {
     /// Every class, by the scan's features; pairs of two short texts are
     /// left to the other space.
     Words,
-    /// Classes with a short text, by character pairs; only pairs of two
-    /// short texts count.
+    /// Classes with a short text, by character pairs (joined, unless the
+    /// join is declined); only pairs of two short texts count.
     ShortTexts,
 }
 
