@@ -65,6 +65,8 @@ struct Printed<'a> {
     unique_b: &'a [LineRange],
     options: String,
     digest: String,
+    /// Two short texts, compared by their character pairs.
+    short_texts: bool,
 }
 
 /// Runs `simdup explain`.
@@ -75,8 +77,13 @@ pub fn run(args: ExplainArgs, color: ColorArg) -> anyhow::Result<Finished> {
         binary: args.binary,
         ..Default::default()
     };
-    let explanation = simdup::jobs::explain::run(&args.a, &args.b, &fingerprinter, &walk)?;
+    // Two short texts are compared by character pairs, as scan does,
+    // unless the shingles were chosen.
+    let short_texts = args.features.shingle.is_none();
+    let explanation =
+        simdup::jobs::explain::run(&args.a, &args.b, &fingerprinter, &walk, short_texts)?;
     let e = &explanation;
+
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     match args.format {
@@ -96,15 +103,16 @@ pub fn run(args: ExplainArgs, color: ColorArg) -> anyhow::Result<Finished> {
                 shared_b: &e.passages.shared_b,
                 unique_a: &e.passages.unique_a,
                 unique_b: &e.passages.unique_b,
-                options: options.describe(),
-                digest: options.digest(),
+                options: e.options.clone(),
+                digest: e.digest.clone(),
+                short_texts: e.short_texts,
             };
             serde_json::to_writer_pretty(&mut out, &printed)?;
             writeln!(out)?;
         }
         ExplainFormat::Text => {
             let paint = color.paint(io::stdout().is_terminal());
-            write_text(e, &options.describe(), paint, &mut out)?;
+            write_text(e, &e.options, paint, &mut out)?;
         }
     }
     out.flush()?;
@@ -152,6 +160,12 @@ fn write_text<W: Write>(
         paint.figure(format_args!("{:.3}", e.b_in_a))
     )?;
     writeln!(out, "  options     {options}")?;
+    if e.short_texts {
+        writeln!(
+            out,
+            "  compared    as two short texts, by character pairs (as scan compares them)"
+        )?;
+    }
     writeln!(out)?;
     let passages = &e.passages;
     if passages.passages.is_empty() {

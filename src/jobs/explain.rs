@@ -3,6 +3,10 @@
 //! their feature sets, and the passages they share, as line ranges
 //! ([`crate::verify::passages`]).
 //!
+//! Two short texts (one line of at most 256 characters each) are measured
+//! by their character pairs, as the scan compares them (unless the
+//! shingles were chosen).
+//!
 //! Both documents are read whole into memory: explaining is for one pair
 //! a person looks at, and the line ranges need the text.
 
@@ -11,6 +15,7 @@ use std::path::Path;
 
 use crate::fingerprint::{Fingerprint, Fingerprinter, intersection, jaccard};
 use crate::input::{View, WalkOptions};
+use crate::jobs::scan::ShortTexts;
 use crate::verify::passages::{self, Passages};
 use crate::{Error, Result, jobs};
 
@@ -46,18 +51,36 @@ pub struct Explanation {
     pub b_in_a: f64,
     /// The shared and unique line ranges.
     pub passages: Passages,
+    /// The feature options the two were measured by, described.
+    pub options: String,
+    /// Their digest ([`crate::fingerprint::FeatureOptions::digest`]).
+    pub digest: String,
+    /// Measured as two short texts, by their character pairs.
+    pub short_texts: bool,
 }
 
-/// Explains `a` and `b` (`-`: stdin, for at most one of them).
+/// Explains `a` and `b` (`-`: stdin, for at most one of them); with
+/// `short_texts`, two short texts by their character pairs.
 pub fn run(
     a: &Path,
     b: &Path,
     fingerprinter: &Fingerprinter,
     walk: &WalkOptions,
+    short_texts: bool,
 ) -> Result<Explanation> {
     jobs::at_most_one_stdin(a, b)?;
     let a = read(fingerprinter, a, walk)?;
     let b = read(fingerprinter, b, walk)?;
+    if short_texts && ShortTexts::is_short(&a.text) && ShortTexts::is_short(&b.text) {
+        let short = ShortTexts::new(fingerprinter.options());
+        let chars = short.fingerprinter();
+        let a = measure(chars, a.name, a.text);
+        let b = measure(chars, b.name, b.text);
+        return Ok(Explanation {
+            short_texts: true,
+            ..explain(chars, a, b)
+        });
+    }
     Ok(explain(fingerprinter, a, b))
 }
 
@@ -95,6 +118,9 @@ pub fn explain(fingerprinter: &Fingerprinter, a: Explained, b: Explained) -> Exp
         passages: passages::find(fingerprinter, &a.text, &b.text),
         a,
         b,
+        options: fingerprinter.options().describe(),
+        digest: fingerprinter.options().digest(),
+        short_texts: false,
     }
 }
 

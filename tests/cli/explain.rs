@@ -182,3 +182,49 @@ fn sarif_regions_are_the_first_passage_explain_finds() {
     assert_eq!(region(0), ("a.txt".into(), expected(&passage["a"])));
     assert_eq!(region(1), ("b.txt".into(), expected(&passage["b"])));
 }
+
+/// Two short texts are explained by their character pairs, as scan
+/// compares them: the same Jaccard scan reports for the pair.
+#[test]
+fn two_short_texts_are_explained_by_character_pairs() {
+    let dir = TestDir::new();
+    dir.create(
+        "a.txt",
+        "One Stop Bakery, 1304 High St Rd, Wantirna, VIC, 3152\n",
+    );
+    dir.create(
+        "b.txt",
+        "One Stop Bakery, 1304 High Street Rd, Wantirna South, VIC, 3152\n",
+    );
+    let explain = |extra: &[&str]| {
+        let output = dir
+            .simdup()
+            .args(["explain", "a.txt", "b.txt", "--format", "json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0));
+        serde_json::from_slice::<serde_json::Value>(&output.stdout).unwrap()
+    };
+    let explained = explain(&[]);
+    assert_eq!(explained["short_texts"], true);
+    assert!(
+        explained["options"]
+            .as_str()
+            .unwrap()
+            .starts_with("chars:2,"),
+        "{explained}"
+    );
+    let scanned = dir
+        .simdup()
+        .args(["scan", "a.txt", "b.txt", "--format", "jsonl"])
+        .output()
+        .unwrap();
+    let pair: serde_json::Value = serde_json::from_slice(&scanned.stdout).unwrap();
+    assert_eq!(explained["jaccard"], pair["jaccard"]);
+    assert_eq!(explained["distance"], pair["distance"]);
+    // Chosen shingles apply to every pair, short texts too.
+    let worded = explain(&["--shingle", "words:3"]);
+    assert_eq!(worded["short_texts"], false);
+    assert!(worded["jaccard"].as_f64().unwrap() < 0.5, "{worded}");
+}

@@ -42,6 +42,11 @@ impl ShortTexts {
         }
     }
 
+    /// The fingerprinter of the character pairs.
+    pub fn fingerprinter(&self) -> &Fingerprinter {
+        &self.fingerprinter
+    }
+
     /// The options of the character-pair features, as `describe` says them.
     pub fn describe(&self) -> String {
         self.fingerprinter.options().shingle.to_string()
