@@ -16,8 +16,8 @@ use super::{Bitmap, DEAD, Overlap, bitmap_bound, least_size, most_size, probe_pr
 /// them, fewest first (ties by hash), after which every set must be
 /// indexed again.
 ///
-/// It also counts the sets that hold each token in their probe prefix
-/// (the length of its posting lists, all postings on this order
+/// It also counts, by size, the sets that hold each token in their probe
+/// prefix (the lengths of its posting lists, all postings on this order
 /// together), to price a probe before it is made.
 #[derive(Debug, Default)]
 pub struct TokenOrder {
@@ -28,13 +28,14 @@ pub struct TokenOrder {
 }
 
 /// What a [`TokenOrder`] knows of a token.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct Token {
     rank: u32,
     /// Sets learnt that hold it.
     sets: u32,
-    /// Sets indexed with it in their probe prefix.
-    prefixes: u32,
+    /// Sets indexed with it in their probe prefix, by set size
+    /// (ascending).
+    prefixes: Vec<(u16, u32)>,
 }
 
 /// Ranks below this are given to new tokens, counting down; reordered
@@ -43,8 +44,8 @@ const REORDERED: u32 = 1 << 31;
 
 /// A set in a [`TokenOrder`]: how many of its tokens the order has never
 /// seen (they rank first, in any order: no posting holds them), then the
-/// others' ranks, ascending, each with its posting lists' length.
-pub type Ranked = (usize, Vec<(u32, u32)>);
+/// others' ranks, ascending, each with its hash.
+pub type Ranked = (usize, Vec<(u32, u64)>);
 
 impl TokenOrder {
     /// An empty order for Jaccard `threshold` (> 0).
@@ -58,13 +59,9 @@ impl TokenOrder {
 
     /// `set` (sorted, distinct feature hashes) in this order.
     pub fn ranked(&self, set: &[u64]) -> Ranked {
-        let mut known: Vec<(u32, u32)> = set
+        let mut known: Vec<(u32, u64)> = set
             .iter()
-            .filter_map(|hash| {
-                self.tokens
-                    .get(hash)
-                    .map(|token| (token.rank, token.prefixes))
-            })
+            .filter_map(|hash| self.tokens.get(hash).map(|token| (token.rank, *hash)))
             .collect();
         known.sort_unstable();
         (set.len() - known.len(), known)
@@ -74,10 +71,10 @@ impl TokenOrder {
     pub fn learn(&mut self, set: &[u64]) {
         for &hash in set {
             let next = self.next_new;
-            let token = self.tokens.entry(hash).or_insert(Token {
+            let token = self.tokens.entry(hash).or_insert_with(|| Token {
                 rank: next,
                 sets: 0,
-                prefixes: 0,
+                prefixes: Vec::new(),
             });
             if token.rank == next {
                 self.next_new -= 1;
@@ -90,15 +87,20 @@ impl TokenOrder {
     /// Counts the probe prefix of a set learnt before, about to be added
     /// to postings (again, after [`TokenOrder::reorder`]).
     pub fn count_prefix(&mut self, set: &[u64]) {
-        let mut by_rank: Vec<(u32, u64)> = set
-            .iter()
-            .filter_map(|hash| self.tokens.get(hash).map(|token| (token.rank, *hash)))
-            .collect();
-        by_rank.sort_unstable();
-        let prefix = probe_prefix(set.len(), self.threshold).min(by_rank.len());
-        for (_, hash) in &by_rank[..prefix] {
+        let Ok(size) = u16::try_from(set.len()) else {
+            return; // not indexed (see `Postings::add`)
+        };
+        let (_, ranked) = self.ranked(set);
+        let prefix = probe_prefix(set.len(), self.threshold).min(ranked.len());
+        for (_, hash) in &ranked[..prefix] {
             if let Some(token) = self.tokens.get_mut(hash) {
-                token.prefixes += 1;
+                match token
+                    .prefixes
+                    .binary_search_by_key(&size, |&(size, _)| size)
+                {
+                    Ok(at) => token.prefixes[at].1 += 1,
+                    Err(at) => token.prefixes.insert(at, (size, 1)),
+                }
             }
         }
     }
@@ -116,19 +118,26 @@ impl TokenOrder {
         for (position, (_, hash)) in by_rarity.into_iter().enumerate() {
             if let Some(token) = self.tokens.get_mut(&hash) {
                 token.rank = REORDERED.saturating_add(position as u32);
-                token.prefixes = 0;
+                token.prefixes.clear();
             }
         }
         self.next_new = REORDERED - 1;
     }
 
     /// How many postings a probe of `ranked` (from [`TokenOrder::ranked`])
-    /// reads at most: the lengths of its probe prefix's posting lists.
+    /// reads: those of its probe prefix's tokens whose sets' sizes could
+    /// reach the threshold with it.
     pub fn probe_cost(&self, (unknown, known): &Ranked) -> u64 {
-        let prefix = probe_prefix(unknown + known.len(), self.threshold).saturating_sub(*unknown);
+        let size = unknown + known.len();
+        let t = self.threshold;
+        let (least, most) = (least_size(size, t), most_size(size, t));
+        let prefix = probe_prefix(size, t).saturating_sub(*unknown);
         known[..prefix.min(known.len())]
             .iter()
-            .map(|&(_, prefixes)| u64::from(prefixes))
+            .filter_map(|(_, hash)| self.tokens.get(hash))
+            .flat_map(|token| &token.prefixes)
+            .filter(|&&(other, _)| (least..=most).contains(&usize::from(other)))
+            .map(|&(_, count)| u64::from(count))
             .sum()
     }
 }
@@ -148,11 +157,19 @@ pub struct JoinScratch {
 #[derive(Debug, Default)]
 pub struct Postings {
     threshold: f64,
-    /// Posting lists by token rank: (place in `held`, position in its
-    /// set, its size).
-    lists: HashMap<u32, Vec<(u32, u16, u16)>>,
+    /// Posting lists by token rank, each cut by set size (ascending), so
+    /// a probe reads only the sizes that can reach the threshold with it.
+    lists: HashMap<u32, Vec<SizeList>>,
     /// Each set added: its number, size and bitmap.
     held: Vec<(u32, u16, Bitmap)>,
+}
+
+/// The postings of one token from sets of one size: (place in `held`,
+/// position in the set).
+#[derive(Debug)]
+struct SizeList {
+    size: u16,
+    entries: Vec<(u32, u16)>,
 }
 
 /// A set's feature hashes to 256 bits (see [`Bitmap`]).
@@ -174,11 +191,6 @@ impl Postings {
         }
     }
 
-    /// Bytes held per set added, and per prefix token indexed.
-    pub const BYTES_PER_SET: usize = 40;
-    /// See [`Postings::BYTES_PER_SET`].
-    pub const BYTES_PER_POSTING: usize = 8;
-
     /// The numbers of the sets added that may reach the threshold with
     /// `set` (sorted, distinct feature hashes; `ranked` is its rank in
     /// `order`), ascending: every one that does is among them. Read-only.
@@ -196,26 +208,31 @@ impl Postings {
         scratch.counts.resize(self.held.len(), 0);
         for (k, &(rank, _)) in known[..prefix.min(known.len())].iter().enumerate() {
             let i = unknown + k;
-            let Some(list) = self.lists.get(&rank) else {
+            let Some(lists) = self.lists.get(&rank) else {
                 continue;
             };
-            for &(place, position, other_size) in list {
-                let other_size = usize::from(other_size);
-                if other_size < least || other_size > most {
-                    continue;
+            let from = lists.partition_point(|list| usize::from(list.size) < least);
+            for list in &lists[from..] {
+                let other_size = usize::from(list.size);
+                if other_size > most {
+                    break;
                 }
-                let count = &mut scratch.counts[place as usize];
-                if *count == DEAD {
-                    continue;
-                }
-                if *count == 0 {
-                    scratch.touched.push(place);
-                }
-                let left = (size - i).min(other_size - usize::from(position));
-                if *count as usize + left >= overlap.least(size + other_size) {
-                    *count += 1;
-                } else {
-                    *count = DEAD;
+                let needed = overlap.least(size + other_size);
+                for &(place, position) in &list.entries {
+                    let count = &mut scratch.counts[place as usize];
+                    if *count == DEAD {
+                        continue;
+                    }
+                    if *count == 0 {
+                        scratch.touched.push(place);
+                    }
+                    // The overlap counted, this token and every one left.
+                    let left = (size - i).min(other_size - usize::from(position));
+                    if *count as usize + left >= needed {
+                        *count += 1;
+                    } else {
+                        *count = DEAD;
+                    }
                 }
             }
         }
@@ -252,10 +269,16 @@ impl Postings {
             .iter()
             .enumerate()
         {
-            self.lists
-                .entry(rank)
-                .or_default()
-                .push((place, position as u16, size));
+            let lists = self.lists.entry(rank).or_default();
+            let at = match lists.binary_search_by_key(&size, |list| list.size) {
+                Ok(at) => at,
+                Err(at) => {
+                    let entries = Vec::new();
+                    lists.insert(at, SizeList { size, entries });
+                    at
+                }
+            };
+            lists[at].entries.push((place, position as u16));
         }
     }
 }
