@@ -37,7 +37,7 @@ use crate::verify::{Verdict, decide};
 use super::super::scan::{Prefix, ShortTexts};
 use super::index::MixMap;
 use super::indexes::{Indexes, Recent, Space};
-use super::short_join::{JoinBudget, ShortJoin};
+use super::short_join::{JoinBudget, Probe, ShortJoin};
 use crate::verify::join::JoinScratch;
 
 /// Bytes of kept texts held in memory before the rest goes to a file.
@@ -361,8 +361,8 @@ impl Filter {
         }
         let set = self.join_set(record);
         let mut candidates = Vec::new();
-        self.main
-            .query(record, &set, &self.join.order, scratch, &mut candidates);
+        let probe = self.join.probe(&set);
+        self.main.query(record, &probe, scratch, &mut candidates);
         candidates.sort_unstable();
         candidates.dedup();
         let set = match set {
@@ -417,10 +417,11 @@ impl Filter {
         } else {
             Cow::Owned(ahead_set)
         };
-        if !exact_only && record.short.is_some() && self.join.search(&set) {
+        let probe = self.join.probe(&set);
+        if !exact_only && record.short.is_some() && self.join.search(&probe) {
             self.stop_joining();
         }
-        if !exact_only && let Some((kept, jaccard)) = self.search(record, &set, found)? {
+        if !exact_only && let Some((kept, jaccard)) = self.search(record, &probe, found)? {
             return Ok(Decision::Dropped { kept, jaccard });
         }
         self.keep(record, &set, key, exact_only).map(Decision::Kept)
@@ -430,7 +431,7 @@ impl Filter {
     fn search(
         &mut self,
         record: &Measured,
-        set: &[u64],
+        probe: &Probe<'_>,
         found: Option<Vec<(u32, Space)>>,
     ) -> io::Result<Option<(u32, f64)>> {
         let mut candidates = std::mem::take(&mut self.scratch);
@@ -442,8 +443,7 @@ impl Filter {
                     self.main.build_short_words();
                 }
                 let scratch = &mut self.join.scratch;
-                self.main
-                    .query(record, set, &self.join.order, scratch, &mut candidates);
+                self.main.query(record, probe, scratch, &mut candidates);
             }
         }
         if self.in_block {
@@ -451,8 +451,7 @@ impl Filter {
                 self.recent.build_short_words();
             }
             let scratch = &mut self.join.scratch;
-            self.recent
-                .query(record, set, &self.join.order, scratch, &mut candidates);
+            self.recent.query(record, probe, scratch, &mut candidates);
         }
         candidates.sort_unstable();
         candidates.dedup();
@@ -463,7 +462,7 @@ impl Filter {
             let slot = space as usize;
             if sets[slot].is_none() {
                 let set = match space {
-                    Space::Chars if !set.is_empty() => Ok(set.to_vec()),
+                    Space::Chars if !probe.set.is_empty() => Ok(probe.set.to_vec()),
                     _ => feature_set(&self.measure, self.by_path, &record.text, space),
                 };
                 match set {

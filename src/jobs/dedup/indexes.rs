@@ -1,6 +1,7 @@
 //! The search indexes of a set of kept records: which kept records a new
 //! record is compared with, and in which space.
 
+use super::short_join::Probe;
 use crate::verify::join::{JoinScratch, Postings, TokenOrder};
 
 use super::filter::Measured;
@@ -98,8 +99,7 @@ impl Indexes {
     pub fn query(
         &self,
         record: &Measured,
-        set: &[u64],
-        order: &TokenOrder,
+        probe: &Probe<'_>,
         scratch: &mut JoinScratch,
         out: &mut Vec<(u32, Space)>,
     ) {
@@ -110,8 +110,7 @@ impl Indexes {
         match &record.short {
             Some(short) => match &self.chars {
                 Chars::Joined(postings) => {
-                    let ranked = order.ranked(set);
-                    let proposed = postings.candidates(set, &ranked, scratch);
+                    let proposed = postings.candidates(probe.set, &probe.ranked, scratch);
                     out.extend(proposed.into_iter().map(|kept| (kept, Space::Chars)));
                 }
                 Chars::Fingerprints(index) => {

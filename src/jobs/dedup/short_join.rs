@@ -6,7 +6,7 @@
 
 use std::io;
 
-use crate::verify::join::{JoinScratch, Postings, TokenOrder};
+use crate::verify::join::{JoinScratch, Postings, Ranked, TokenOrder};
 
 /// The join of short texts may read this many postings, plus
 /// [`JOIN_POSTINGS_PER_SHORT_TEXT`] for each short text searched, before
@@ -58,6 +58,17 @@ impl Default for JoinBudget {
             per_short_text: JOIN_POSTINGS_PER_SHORT_TEXT,
         }
     }
+}
+
+/// A record's character pairs as the join probes them, ranked once for
+/// every index it asks and for the budget (empty when it is not a short
+/// text or the join was given up).
+#[derive(Debug)]
+pub struct Probe<'a> {
+    /// The sorted, distinct character pairs.
+    pub set: &'a [u64],
+    /// Their ranks in the join's order.
+    pub ranked: Ranked,
 }
 
 /// The state of the join of kept short texts.
@@ -112,16 +123,25 @@ impl ShortJoin {
         (self.searched, self.stopped_after)
     }
 
-    /// Counts a short text about to be searched (`set`: its character
-    /// pairs, while the join lasts) and the postings its probe may read;
-    /// true when that passes the budget, so the join must be given up
-    /// ([`ShortJoin::stop`]) before the search.
-    pub fn search(&mut self, set: &[u64]) -> bool {
+    /// `set` ranked for probes of the join (empty when it was given up).
+    pub fn probe<'a>(&self, set: &'a [u64]) -> Probe<'a> {
+        let ranked = if self.joining {
+            self.order.ranked(set)
+        } else {
+            (0, Vec::new())
+        };
+        Probe { set, ranked }
+    }
+
+    /// Counts a short text about to be searched and the postings its
+    /// probe reads; true when that passes the budget, so the join must be
+    /// given up ([`ShortJoin::stop`]) before the search.
+    pub fn search(&mut self, probe: &Probe<'_>) -> bool {
         self.searched += 1;
         if !self.joining {
             return false;
         }
-        self.cost += self.order.probe_cost(&self.order.ranked(set));
+        self.cost += self.order.probe_cost(&probe.ranked);
         let allowed = self
             .budget
             .base
