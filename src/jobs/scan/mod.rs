@@ -493,6 +493,18 @@ fn space(
     // (A scan cache remembers whole searches: with one, search everything.)
     let only_long =
         fresh_entries == entries.len() && long_entries < entries.len() && cache.is_none();
+    // The document pairs a class pair stands for in this space.
+    let class_pair_weight = |a: ClassId, b: ClassId| {
+        let (size_a, size_b) = (members.of(a).len() as u64, members.of(b).len() as u64);
+        let (short_a, short_b) = (
+            u64::from(short_members[a as usize]),
+            u64::from(short_members[b as usize]),
+        );
+        match space {
+            Space::Words => size_a * size_b - short_a * short_b,
+            Space::ShortTexts => short_a * short_b,
+        }
+    };
     let workload = radius::Workload {
         fingerprints: &fingerprints,
         fresh: if only_long {
@@ -520,12 +532,9 @@ fn space(
         && features <= joined::JOIN_BUDGET as f64
         && join
     {
-        let weight = |a: ClassId, b: ClassId| {
-            u64::from(short_members[a as usize]) * u64::from(short_members[b as usize])
-        };
         let texts = joined::ShortTexts {
             entries: &entries,
-            weight: &weight,
+            weight: &class_pair_weight,
             is_new: &is_new,
         };
         let budget = match options.short_text_search {
@@ -641,21 +650,7 @@ fn space(
     drop(entries);
     let searched = Instant::now();
 
-    // The document pairs a class pair stands for in this space.
-    let weight = |pair: &search::Pair| {
-        let (a, b) = (
-            members.of(pair.a).len() as u64,
-            members.of(pair.b).len() as u64,
-        );
-        let (sa, sb) = (
-            u64::from(short_members[pair.a as usize]),
-            u64::from(short_members[pair.b as usize]),
-        );
-        match space {
-            Space::Words => a * b - sa * sb,
-            Space::ShortTexts => sa * sb,
-        }
-    };
+    let weight = |pair: &search::Pair| class_pair_weight(pair.a, pair.b);
     // A class pair with no document pair of this space needs no reading.
     // Against a stored corpus, pairs of two stored classes are not asked.
     let counted: Vec<&search::Pair> = outcome
