@@ -106,8 +106,8 @@ pub struct RadiusParams {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expected_recall: Option<f64>,
     /// The single-core seconds (reference machine) search and
-    /// verification were to fit in: half the predicted fingerprinting
-    /// time, at least 1. Predicted from the input alone, so the radius is
+    /// verification were to fit in: 0.4 of the predicted fingerprinting
+    /// time, at least 0.5. Predicted from the input alone, so the radius is
     /// the same on any machine and with any thread count.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub budget_seconds: Option<f64>,
