@@ -100,8 +100,14 @@ fn choose(blocks: &[u64], left: usize, from: usize, pick: &mut Vec<u64>, out: &m
     }
 }
 
-/// A hasher for keys that are already well mixed (bits of a hash): one
-/// multiplication instead of SipHash.
+/// A hasher for keys made of some bits of a hash (a fingerprint masked to
+/// its key blocks): MurmurHash3's 64-bit finaliser (two multiplications,
+/// each after folding the high bits down) instead of SipHash. The folds
+/// matter: a key whose set bits are all high (the top block) times a
+/// constant keeps its low bits zero, and the hash map picks its slot from
+/// the low bits, so the plain product this used before put every such key
+/// in one of a few slots (a table of 65,536 keys probed thousands of slots
+/// a lookup: dedup of 10^6 address lines took 13 s at `-k 3`, 3.3 s now).
 #[derive(Default)]
 pub struct MixHasher(u64);
 
@@ -117,9 +123,10 @@ impl Hasher for MixHasher {
     }
 
     fn write_u64(&mut self, value: u64) {
-        self.0 = (self.0 ^ value)
-            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            .rotate_left(29);
+        let mut x = self.0 ^ value;
+        x = (x ^ (x >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
+        x = (x ^ (x >> 33)).wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        self.0 = x ^ (x >> 33);
     }
 
     fn write_u32(&mut self, value: u32) {
@@ -331,6 +338,22 @@ mod tests {
             let layout = Layout::for_distance(k);
             assert!(layout.blocks > k);
             assert_eq!(layout.masks.len() as u32, k + 1);
+        }
+    }
+
+    #[test]
+    fn keys_of_high_bits_spread_over_the_low_bits_of_their_hash() {
+        use std::hash::BuildHasher;
+        // The keys of a table on the top block: every set bit is high. The
+        // map takes its slot from the low bits of the hash.
+        let build = BuildHasherDefault::<MixHasher>::default();
+        for shift in [0, 16, 32, 48] {
+            let mut slots: Vec<u64> = (0..1u64 << 16)
+                .map(|key| build.hash_one(key << shift) & 0x1_ffff)
+                .collect();
+            slots.sort_unstable();
+            slots.dedup();
+            assert!(slots.len() > 40_000, "shift {shift}: {} slots", slots.len());
         }
     }
 
