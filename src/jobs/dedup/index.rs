@@ -16,15 +16,16 @@
 //! Memory: 12 bytes (fingerprint and payload) per entry per table, plus one
 //! map entry and bucket per distinct key of each table. The number of
 //! blocks trades tables (memory, lookups) against key width (bucket
-//! length); [`Layout::for_distance`] takes the fewest tables, k + 1, so
+//! length); [`Layout::for_distance`] takes k + 1 blocks, a table each, so
 //! a query scans about k + 1 buckets of n / 2^(64 / (k + 1)) entries:
 //! fine for a few thousand entries, quadratic past that. So an index made
 //! by [`Index::new`] grows: each time its size doubles it takes the layout
-//! of k + 1 to k + 4 blocks that its cost model says decides the next
-//! records cheapest (table visits against bucket lengths measured on a
-//! sample of its own entries, and the rebuild), among those whose tables
-//! fit [`GROWTH_BUDGET`] at twice the size, and rebuilds its tables if that
-//! is another one.
+//! of k + 1 to k + 4 blocks (and from 65,536 entries, of fewer
+//! blocks looked up within a radius: [`Layout::new`]) that its cost model
+//! says decides the next records cheapest (table visits against bucket
+//! lengths measured on a sample of its own entries, and the rebuild),
+//! among those whose tables fit [`GROWTH_BUDGET`] at twice the size, and
+//! rebuilds its tables if that is another one.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -36,27 +37,44 @@ use crate::search::within::for_each_within;
 pub struct Layout {
     /// The distance k.
     pub max_distance: u32,
-    /// The number of blocks m (> k).
+    /// The number of blocks m.
     pub blocks: u32,
     /// The mask of each table: the bits of its key blocks.
     pub masks: Vec<u64>,
+    /// How many key bits a query may differ in and still be looked up:
+    /// 0 with more blocks than k, else floor(k / m).
+    pub radius: u32,
 }
 
 impl Layout {
     /// The layout for distance `k`: k + 1 blocks, one table each (at
-    /// most 64 blocks: a larger k is taken as 63). The fewest tables, so
-    /// the least memory; more blocks would shorten the buckets but cost
-    /// C(m, k) tables, each 12 bytes per entry.
+    /// most 64 blocks: a larger k is taken as 63), each looked up once.
+    /// More blocks would shorten the buckets but cost C(m, k) tables, each
+    /// 12 bytes per entry; fewer cost lookups within a radius.
     pub fn for_distance(k: u32) -> Layout {
         let k = k.min(63);
         Layout::new(k, k + 1)
     }
 
-    /// The layout with `blocks` blocks (`k < blocks <= 64`).
+    /// The layout with `blocks` blocks (1 to 64). With more blocks than
+    /// k, two fingerprints within k agree on m - k of them: one table for
+    /// each choice of m - k blocks, looked up by the query's own key.
+    /// With at most k, they differ in at most floor(k / m) bits in one of
+    /// them (multi-index hashing, Norouzi, Punjani and Fleet, CVPR 2012):
+    /// one table a block, looked up at every key within that radius of the
+    /// query's. Fewer tables (less memory) for more lookups.
     pub fn new(max_distance: u32, blocks: u32) -> Layout {
         let blocks = blocks.clamp(1, 64);
         let block_masks = block_masks(blocks);
-        let chosen = blocks.saturating_sub(max_distance).max(1) as usize;
+        if blocks <= max_distance {
+            return Layout {
+                max_distance,
+                blocks,
+                masks: block_masks,
+                radius: max_distance / blocks,
+            };
+        }
+        let chosen = (blocks - max_distance) as usize;
         let mut masks = Vec::new();
         let mut pick = Vec::with_capacity(chosen);
         choose(&block_masks, chosen, 0, &mut pick, &mut masks);
@@ -64,8 +82,45 @@ impl Layout {
             max_distance,
             blocks,
             masks,
+            radius: 0,
         }
     }
+
+    /// Lookups a query makes in a table of `mask`: the keys within the
+    /// radius of its own.
+    fn probes(&self, mask: u64) -> usize {
+        (0..=self.radius)
+            .map(|flipped| binomial(mask.count_ones(), flipped))
+            .sum()
+    }
+}
+
+/// C(n, r), saturating.
+fn binomial(n: u32, r: u32) -> usize {
+    (0..r).fold(1usize, |c, i| {
+        c.saturating_mul((n - i) as usize) / (i + 1) as usize
+    })
+}
+
+/// Every set of at most `radius` bits of `mask`, the empty one first.
+fn flips_within(mask: u64, radius: u32) -> Vec<u64> {
+    let bits: Vec<u64> = (0..64)
+        .map(|bit| 1u64 << bit)
+        .filter(|b| mask & b != 0)
+        .collect();
+    let mut flips = vec![0u64];
+    let mut frontier = vec![(0u64, 0usize)];
+    for _ in 0..radius {
+        let mut next = Vec::new();
+        for &(flip, from) in &frontier {
+            for (at, &bit) in bits.iter().enumerate().skip(from) {
+                next.push((flip | bit, at + 1));
+            }
+        }
+        flips.extend(next.iter().map(|&(flip, _)| flip));
+        frontier = next;
+    }
+    flips
 }
 
 /// The masks of `m` contiguous blocks covering the 64 bits, the first
@@ -152,6 +207,8 @@ struct Bucket {
 #[derive(Debug)]
 struct Table {
     mask: u64,
+    /// The key bits a query flips for each lookup (just 0 at radius 0).
+    flips: Vec<u64>,
     buckets: MixMap<Bucket>,
 }
 
@@ -167,13 +224,34 @@ const FIRST_REVIEW: usize = 1 << 12;
 /// `INSERT_VISIT_FACTOR` times as much. Measured with random fingerprints
 /// (`cargo bench --bench dedup_index`): at 500,000 entries a query took
 /// 3.24 us with 7 tables of 9-bit keys and 1.81 us with 28 of 16-bit
-/// keys, so a visit costs 61 ns and a comparison 0.41 ns; inserting
-/// 200,000 into 28 tables took 205 ns a visit.
-const LOOKUP_COST: f64 = 150.0;
+/// keys, so a visit costs 61 ns and a comparison 0.41 ns (150 to one);
+/// with AVX-512's population count (src/search/within.rs) 1.63 and 1.55
+/// us, 54 ns and 0.18 ns (300 to one). Inserting 200,000 into 28 tables
+/// took 205 ns a visit. The layout chosen changes the time, never the
+/// answer, so it may depend on the CPU.
+fn lookup_cost() -> f64 {
+    if crate::search::within::wide_popcount() {
+        300.0
+    } else {
+        150.0
+    }
+}
 const INSERT_VISIT_FACTOR: f64 = 3.4;
 
 /// Entries sampled to estimate how long each table's buckets run.
 const REVIEW_SAMPLE: usize = 4096;
+
+/// Of them, how many are compared pair by pair for a layout that looks up
+/// keys within a radius.
+const NEAR_SAMPLE: usize = 1024;
+
+/// The size from which a growing index also weighs layouts of fewer
+/// blocks than k + 1, looked up within a radius.
+const PROBING_FROM: usize = 1 << 16;
+
+/// The most lookups a query may make in one table (the keys within the
+/// radius are listed up front: 2 blocks at k = 32 would be 2^31 of them).
+const MAX_PROBES: usize = 1 << 10;
 
 /// The incremental index; payloads are the caller's numbers.
 #[derive(Debug)]
@@ -185,7 +263,7 @@ pub struct Index {
     /// The size at which the layout is reviewed next (`usize::MAX`: never,
     /// the layout was given).
     review_at: usize,
-    /// The modelled cost of a table visit (`LOOKUP_COST`; tests lower it).
+    /// The modelled cost of a table visit ([`lookup_cost`]; tests lower it).
     lookup_cost: f64,
 }
 
@@ -193,7 +271,7 @@ impl Index {
     /// An empty index for distance `max_distance`, which starts with the
     /// fewest tables and takes more as it grows.
     pub fn new(max_distance: u32) -> Index {
-        Index::growing(max_distance, LOOKUP_COST)
+        Index::growing(max_distance, lookup_cost())
     }
 
     /// [`Index::new`] with a table visit priced at `lookup_cost`.
@@ -214,12 +292,13 @@ impl Index {
                 .iter()
                 .map(|&mask| Table {
                     mask,
+                    flips: flips_within(mask, layout.radius),
                     buckets: MixMap::default(),
                 })
                 .collect(),
             len: 0,
             review_at: usize::MAX,
-            lookup_cost: LOOKUP_COST,
+            lookup_cost: lookup_cost(),
         }
     }
 
@@ -229,39 +308,56 @@ impl Index {
     }
 
     /// The modelled cost of deciding one more record, in fingerprint
-    /// comparisons: a query and an insert visit each table, and the query
-    /// scans a bucket of `len` times the chance that two entries share
-    /// the table's key (`collisions`: one share per table, from a sample).
-    fn record_cost(&self, collisions: &[f64]) -> f64 {
-        let visits = self.lookup_cost * (1.0 + INSERT_VISIT_FACTOR);
+    /// comparisons: a query visits each table once per key within the
+    /// radius and an insert once, and the query scans `len` times the
+    /// chance that two entries lie within the radius on the table's key
+    /// (`collisions`: per table, its lookups and that share).
+    fn record_cost(&self, collisions: &[(usize, f64)]) -> f64 {
         collisions
             .iter()
-            .map(|&share| visits + self.len as f64 * share)
+            .map(|&(probes, share)| {
+                self.lookup_cost * (probes as f64 + INSERT_VISIT_FACTOR) + self.len as f64 * share
+            })
             .sum()
     }
 
-    /// For each table of `layout`, the share of pairs of `sample` that
-    /// agree on its key. Real fingerprints crowd: one-line texts that share
-    /// words and layout agree on many bits, so buckets run longer than for
-    /// random fingerprints (10^6 address lines: 3.6 times at 9-bit keys,
-    /// 11 times at 16-bit keys), and more so the wider the key.
-    fn collisions(layout: &Layout, sample: &[u64]) -> Vec<f64> {
-        let pairs = (sample.len() * sample.len().saturating_sub(1) / 2).max(1) as f64;
+    /// For each table of `layout`, its lookups a query and the share of
+    /// pairs of `sample` within the radius on its key. Real fingerprints
+    /// crowd: one-line texts that share words and layout agree on many
+    /// bits, so buckets run longer than for random fingerprints (10^6
+    /// address lines: 3.6 times at 9-bit keys, 11 times at 16-bit keys),
+    /// and more so the wider the key.
+    fn collisions(layout: &Layout, sample: &[u64]) -> Vec<(usize, f64)> {
         let mut keys = Vec::with_capacity(sample.len());
+        // Pairs within a radius are counted pair by pair: on fewer.
+        let near = &sample[..sample.len().min(NEAR_SAMPLE)];
         layout
             .masks
             .iter()
             .map(|&mask| {
-                keys.clear();
-                keys.extend(sample.iter().map(|&fingerprint| fingerprint & mask));
-                keys.sort_unstable();
-                let mut agreeing = 0usize;
-                for run in keys.chunk_by(|a, b| a == b) {
-                    agreeing += run.len() * (run.len() - 1) / 2;
-                }
+                let (pairs, agreeing) = if layout.radius == 0 {
+                    keys.clear();
+                    keys.extend(sample.iter().map(|&fingerprint| fingerprint & mask));
+                    keys.sort_unstable();
+                    let agreeing: usize = keys
+                        .chunk_by(|a, b| a == b)
+                        .map(|run| run.len() * (run.len() - 1) / 2)
+                        .sum();
+                    (sample.len() * sample.len().saturating_sub(1) / 2, agreeing)
+                } else {
+                    let mut agreeing = 0usize;
+                    for (at, &a) in near.iter().enumerate() {
+                        for &b in &near[at + 1..] {
+                            agreeing += usize::from(((a ^ b) & mask).count_ones() <= layout.radius);
+                        }
+                    }
+                    (near.len() * near.len().saturating_sub(1) / 2, agreeing)
+                };
                 // Never below the uniform share: a sample without a
                 // collision says little about a wide key.
-                (agreeing as f64 / pairs).max(0.5f64.powi(mask.count_ones() as i32))
+                let uniform = layout.probes(mask) as f64 * 0.5f64.powi(mask.count_ones() as i32);
+                let share = (agreeing as f64 / pairs.max(1) as f64).max(uniform);
+                (layout.probes(mask), share)
             })
             .collect()
     }
@@ -296,18 +392,28 @@ impl Index {
         let cost = |layout: &Layout| self.record_cost(&Self::collisions(layout, &sample));
         let current = Layout::new(k, self.blocks);
         let current_cost = cost(&current);
-        let best = (k + 1..=(k + 4).min(64))
+        // Fewer blocks than k + 1 (lookups within a radius) only for a
+        // large index: small ones (dedup's per-block ones) stay simple.
+        let fewest = if self.len >= PROBING_FROM { 2 } else { k + 1 };
+        let best = (fewest..=(k + 4).min(64))
             .filter(|&blocks| blocks != self.blocks)
             .map(|blocks| Layout::new(k, blocks))
             .filter(|layout| {
                 layout.blocks == k + 1 || 12 * layout.masks.len() * 2 * self.len <= GROWTH_BUDGET
             })
+            .filter(|layout| {
+                layout
+                    .masks
+                    .iter()
+                    .all(|&mask| layout.probes(mask) <= MAX_PROBES)
+            })
             .filter_map(|layout| {
                 let tables = layout.masks.len() as f64;
+                let probes: usize = layout.masks.iter().map(|&mask| layout.probes(mask)).sum();
                 // The rebuild inserts every entry into each of its tables.
                 let rebuild = tables * self.lookup_cost * INSERT_VISIT_FACTOR;
                 // Its visits alone may already cost more: not sampled.
-                let visits = tables * self.lookup_cost * (1.0 + INSERT_VISIT_FACTOR);
+                let visits = self.lookup_cost * (probes as f64 + tables * INSERT_VISIT_FACTOR);
                 if visits + rebuild >= current_cost {
                     return None;
                 }
@@ -358,15 +464,18 @@ impl Index {
     /// (once per table it is met in).
     pub fn query(&self, fingerprint: u64, out: &mut Vec<(u32, u32)>) {
         for table in &self.tables {
-            let Some(bucket) = table.buckets.get(&(fingerprint & table.mask)) else {
-                continue;
-            };
-            for_each_within(
-                &bucket.fingerprints,
-                fingerprint,
-                self.max_distance,
-                |at, distance| out.push((bucket.payloads[at], distance)),
-            );
+            let key = fingerprint & table.mask;
+            for &flip in &table.flips {
+                let Some(bucket) = table.buckets.get(&(key ^ flip)) else {
+                    continue;
+                };
+                for_each_within(
+                    &bucket.fingerprints,
+                    fingerprint,
+                    self.max_distance,
+                    |at, distance| out.push((bucket.payloads[at], distance)),
+                );
+            }
         }
     }
 
@@ -405,6 +514,32 @@ mod tests {
     }
 
     #[test]
+    fn probing_layouts_look_up_every_key_within_their_radius() {
+        // k = 6 in 4 blocks of 16 bits: one table a block, radius 1.
+        let layout = Layout::new(6, 4);
+        assert_eq!((layout.masks.len(), layout.radius), (4, 1));
+        for &mask in &layout.masks {
+            let flips = flips_within(mask, layout.radius);
+            assert_eq!(flips.len(), 17);
+            assert_eq!(layout.probes(mask), 17);
+            assert!(
+                flips
+                    .iter()
+                    .all(|&flip| flip & !mask == 0 && flip.count_ones() <= 1)
+            );
+        }
+        // k = 6 in 3 blocks (22, 21, 21 bits): radius 2.
+        let layout = Layout::new(6, 3);
+        assert_eq!(layout.radius, 2);
+        let flips = flips_within(layout.masks[0], 2);
+        assert_eq!(flips.len(), 1 + 22 + 231);
+        let mut distinct = flips.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), flips.len());
+    }
+
+    #[test]
     fn keys_of_high_bits_spread_over_the_low_bits_of_their_hash() {
         use std::hash::BuildHasher;
         // The keys of a table on the top block: every set bit is high. The
@@ -434,20 +569,31 @@ mod tests {
             .iter()
             .position(|&mask| mask == 0xffff_0000_0000_0000)
             .expect("a table on the top block");
-        assert_eq!(shares[top], 1.0);
-        for (table, &share) in shares.iter().enumerate().filter(|&(t, _)| t != top) {
+        assert_eq!(shares[top], (1, 1.0));
+        for (table, &(probes, share)) in shares.iter().enumerate().filter(|&(t, _)| t != top) {
+            assert_eq!(probes, 1);
             assert!(share < 0.01, "table {table}: {share}");
         }
+        // Within a radius: 4 blocks at k = 6, radius 1, pairs counted one
+        // by one; on the top block every pair still agrees.
+        let probing = Layout::new(6, 4);
+        let near = Index::collisions(&probing, &sample);
+        assert_eq!(near[3], (17, 1.0));
+        assert!(
+            near[..3]
+                .iter()
+                .all(|&(probes, share)| probes == 17 && share < 0.01)
+        );
         // Believed uniform, that table's bucket would hold 1 / 65,536 of
         // the entries; measured, a query scans them all.
         let mut index = Index::with_layout(layout.clone());
         for (at, &fingerprint) in sample.iter().enumerate() {
             index.insert(fingerprint, at as u32);
         }
-        let uniform: Vec<f64> = layout
+        let uniform: Vec<(usize, f64)> = layout
             .masks
             .iter()
-            .map(|mask| 0.5f64.powi(mask.count_ones() as i32))
+            .map(|mask| (1, 0.5f64.powi(mask.count_ones() as i32)))
             .collect();
         let extra = index.record_cost(&shares) - index.record_cost(&uniform);
         assert!(extra > 1_900.0, "{extra}");
@@ -487,6 +633,47 @@ mod tests {
                 index.insert(fingerprint, at as u32);
             }
             prop_assert_eq!(index.len(), fingerprints.len());
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+        #[test]
+        fn every_layout_finds_exactly_the_entries_within_k(
+            seeds in proptest::collection::vec(any::<u64>(), 1..40),
+            flips in proptest::collection::vec((0usize..40, any::<u64>(), 0u32..12), 0..60),
+            k in 0u32..=10,
+            extra in 0u32..=4,
+            fewer in 0u32..=9,
+        ) {
+            let mut fingerprints = seeds.clone();
+            for (from, noise, bits) in flips {
+                let mut value = seeds[from % seeds.len()];
+                for bit in 0..bits {
+                    value ^= 1 << (noise.rotate_left(bit * 7) % 64);
+                }
+                fingerprints.push(value);
+            }
+            // More blocks than k (exact keys) or at most k (a radius).
+            let blocks = if fewer == 0 || k == 0 { k + 1 + extra } else { 1 + fewer % k };
+            let layout = Layout::new(k, blocks);
+            prop_assume!(layout.masks.iter().all(|&mask| layout.probes(mask) <= MAX_PROBES));
+            let mut index = Index::with_layout(layout);
+            for (at, &fingerprint) in fingerprints.iter().enumerate() {
+                let mut found = Vec::new();
+                index.query(fingerprint, &mut found);
+                found.sort_unstable();
+                found.dedup();
+                let expected: Vec<(u32, u32)> = fingerprints[..at]
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &other)| (i as u32, (other ^ fingerprint).count_ones()))
+                    .filter(|&(_, distance)| distance <= k)
+                    .collect();
+                prop_assert_eq!(found, expected, "k {} blocks {}", k, blocks);
+                index.insert(fingerprint, at as u32);
+            }
         }
     }
 
