@@ -599,6 +599,41 @@ mod tests {
         assert!(extra > 1_900.0, "{extra}");
     }
 
+    /// `seeds` and near copies of them: each flip copies a seed and flips
+    /// up to `bits` bits.
+    fn near_fingerprints(seeds: &[u64], flips: &[(usize, u64, u32)]) -> Vec<u64> {
+        let mut fingerprints = seeds.to_vec();
+        for &(from, noise, bits) in flips {
+            let mut value = seeds[from % seeds.len()];
+            for bit in 0..bits {
+                value ^= 1 << (noise.rotate_left(bit * 7) % 64);
+            }
+            fingerprints.push(value);
+        }
+        fingerprints
+    }
+
+    /// Inserts each fingerprint after asking for it: every answer must be
+    /// the entries before it within k (each once, after dedup), as brute
+    /// force finds them.
+    fn assert_finds_exactly(index: &mut Index, fingerprints: &[u64], k: u32) {
+        for (at, &fingerprint) in fingerprints.iter().enumerate() {
+            let mut found = Vec::new();
+            index.query(fingerprint, &mut found);
+            found.sort_unstable();
+            found.dedup();
+            let expected: Vec<(u32, u32)> = fingerprints[..at]
+                .iter()
+                .enumerate()
+                .map(|(i, &other)| (i as u32, (other ^ fingerprint).count_ones()))
+                .filter(|&(_, distance)| distance <= k)
+                .collect();
+            assert_eq!(found, expected, "entry {at}");
+            index.insert(fingerprint, at as u32);
+        }
+        assert_eq!(index.len(), fingerprints.len());
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
@@ -608,36 +643,9 @@ mod tests {
             flips in proptest::collection::vec((0usize..60, any::<u64>(), 0u32..20), 0..60),
             k in 0u32..=32,
         ) {
-            // Near fingerprints: seeds and copies with a few bits flipped.
-            let mut fingerprints = seeds.clone();
-            for (from, noise, bits) in flips {
-                let mut value = seeds[from % seeds.len()];
-                for bit in 0..bits {
-                    value ^= 1 << (noise.rotate_left(bit * 7) % 64);
-                }
-                fingerprints.push(value);
-            }
-            let mut index = Index::new(k);
-            for (at, &fingerprint) in fingerprints.iter().enumerate() {
-                let mut found = Vec::new();
-                index.query(fingerprint, &mut found);
-                found.sort_unstable();
-                found.dedup();
-                let expected: Vec<(u32, u32)> = fingerprints[..at]
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &other)| (i as u32, (other ^ fingerprint).count_ones()))
-                    .filter(|&(_, distance)| distance <= k)
-                    .collect();
-                prop_assert_eq!(found, expected);
-                index.insert(fingerprint, at as u32);
-            }
-            prop_assert_eq!(index.len(), fingerprints.len());
+            let fingerprints = near_fingerprints(&seeds, &flips);
+            assert_finds_exactly(&mut Index::new(k), &fingerprints, k);
         }
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
         #[test]
         fn every_layout_finds_exactly_the_entries_within_k(
@@ -647,33 +655,12 @@ mod tests {
             extra in 0u32..=4,
             fewer in 0u32..=9,
         ) {
-            let mut fingerprints = seeds.clone();
-            for (from, noise, bits) in flips {
-                let mut value = seeds[from % seeds.len()];
-                for bit in 0..bits {
-                    value ^= 1 << (noise.rotate_left(bit * 7) % 64);
-                }
-                fingerprints.push(value);
-            }
             // More blocks than k (exact keys) or at most k (a radius).
             let blocks = if fewer == 0 || k == 0 { k + 1 + extra } else { 1 + fewer % k };
             let layout = Layout::new(k, blocks);
             prop_assume!(layout.masks.iter().all(|&mask| layout.probes(mask) <= MAX_PROBES));
-            let mut index = Index::with_layout(layout);
-            for (at, &fingerprint) in fingerprints.iter().enumerate() {
-                let mut found = Vec::new();
-                index.query(fingerprint, &mut found);
-                found.sort_unstable();
-                found.dedup();
-                let expected: Vec<(u32, u32)> = fingerprints[..at]
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &other)| (i as u32, (other ^ fingerprint).count_ones()))
-                    .filter(|&(_, distance)| distance <= k)
-                    .collect();
-                prop_assert_eq!(found, expected, "k {} blocks {}", k, blocks);
-                index.insert(fingerprint, at as u32);
-            }
+            let fingerprints = near_fingerprints(&seeds, &flips);
+            assert_finds_exactly(&mut Index::with_layout(layout), &fingerprints, k);
         }
     }
 
