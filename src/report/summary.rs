@@ -60,6 +60,17 @@ pub fn write_summary<W: Write>(report: &Report, paint: Paint, out: &mut W) -> io
             if let Some(recall) = params.radius.expected_recall {
                 write!(out, ", expected recall {recall:.3}")?;
             }
+            // Short texts have a search of their own: say which.
+            if let Some(short) = &params.radius.short_texts {
+                match short.max_distance {
+                    None => write!(out, "; short texts: every pair, joined")?,
+                    Some(k) => write!(
+                        out,
+                        "; short texts within k = {k}, expected recall {:.3}",
+                        short.expected_recall
+                    )?,
+                }
+            }
             write!(out, "{guarantee})")?;
             if stats.unverified > 0 {
                 write!(

@@ -459,6 +459,34 @@ fn short_texts_are_joined_whatever_the_radius() {
     assert!(pairs.len() < 6, "{pairs:?}");
 }
 
+/// The summary line says how short texts were searched, beside the radius
+/// of the others.
+#[test]
+fn the_summary_names_the_short_texts_search() {
+    let summary = |extra: &[&str]| {
+        let output = crate::util::simdup()
+            .args(["scan", "-"])
+            .args(extra)
+            .write_stdin(
+                std::fs::read(crate::util::repo().join("fixtures/records/addresses.txt")).unwrap(),
+            )
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        stderr(&output)
+    };
+    let joined = summary(&[]);
+    assert!(
+        joined.contains("; short texts: every pair, joined)"),
+        "{joined}"
+    );
+    let searched = summary(&["--short-texts", "fingerprint", "-k", "3"]);
+    assert!(
+        searched.contains("; short texts within k = 3, expected recall 0.0"),
+        "{searched}"
+    );
+}
+
 /// See: #8. The tickets fixture's reworded feature request is found.
 #[test]
 fn the_tickets_fixture_with_the_defaults() {

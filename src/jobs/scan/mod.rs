@@ -562,6 +562,12 @@ fn space(
                 options.max_candidates
             )),
         }
+    } else if space == Space::ShortTexts && join && features > joined::JOIN_BUDGET as f64 {
+        diag.note(format_args!(
+            "the short texts have {features:.0} character pairs, more than the join \
+             holds ({}): searching them by fingerprint instead",
+            joined::JOIN_BUDGET
+        ));
     } else if space == Space::ShortTexts
         && options.short_text_search == ShortTextSearch::Auto
         && !affordable_reading
