@@ -18,9 +18,14 @@ pub enum Space {
 
 /// Short kept records by their word fingerprint: searched only for
 /// records that are not short texts, so built only once one comes.
+/// Until then, fingerprints and numbers wait in two lists (12 bytes a
+/// record, where pairs would take 16).
 #[derive(Debug)]
 enum ShortWords {
-    Waiting(Vec<(u64, u32)>),
+    Waiting {
+        simhashes: Vec<u64>,
+        numbers: Vec<u32>,
+    },
     Built(Index),
 }
 
@@ -53,7 +58,10 @@ impl Indexes {
             max_distance,
             words: Index::new(max_distance),
             chars: Chars::Joined(Postings::new(threshold)),
-            short_words: ShortWords::Waiting(Vec::new()),
+            short_words: ShortWords::Waiting {
+                simhashes: Vec::new(),
+                numbers: Vec::new(),
+            },
         }
     }
 
@@ -65,9 +73,9 @@ impl Indexes {
     /// Makes the short texts searchable by word fingerprint (needed to
     /// query for a record that is not a short text).
     pub fn build_short_words(&mut self) {
-        if let ShortWords::Waiting(waiting) = &mut self.short_words {
+        if let ShortWords::Waiting { simhashes, numbers } = &mut self.short_words {
             let mut index = Index::new(self.max_distance);
-            for &(simhash, kept) in waiting.iter() {
+            for (&simhash, &kept) in simhashes.iter().zip(numbers.iter()) {
                 index.insert(simhash, kept);
             }
             self.short_words = ShortWords::Built(index);
@@ -148,7 +156,10 @@ impl Indexes {
                     Chars::Fingerprints(index) => index.insert(simhash, number),
                 }
                 match &mut self.short_words {
-                    ShortWords::Waiting(waiting) => waiting.push((words, number)),
+                    ShortWords::Waiting { simhashes, numbers } => {
+                        simhashes.push(words);
+                        numbers.push(number);
+                    }
                     ShortWords::Built(index) => index.insert(words, number),
                 }
             }
