@@ -95,8 +95,11 @@ impl Layout {
     }
 }
 
-/// C(n, r), saturating.
+/// C(n, r), saturating (0 when r > n).
 fn binomial(n: u32, r: u32) -> usize {
+    if r > n {
+        return 0;
+    }
     (0..r).fold(1usize, |c, i| {
         c.saturating_mul((n - i) as usize) / (i + 1) as usize
     })
@@ -528,6 +531,10 @@ mod tests {
                     .all(|&flip| flip & !mask == 0 && flip.count_ones() <= 1)
             );
         }
+        // A radius wider than a block (k past 64: 2-bit blocks, radius 6)
+        // lists each key of the block once.
+        assert_eq!(Layout::new(200, 32).probes(0b11), 4);
+        assert_eq!(flips_within(0b11, 6).len(), 4);
         // k = 6 in 3 blocks (22, 21, 21 bits): radius 2.
         let layout = Layout::new(6, 3);
         assert_eq!(layout.radius, 2);
