@@ -420,20 +420,26 @@ fn the_address_fixture_with_the_defaults() {
     );
 }
 
+/// `simdup scan - ARGS` on the address fixture; it must succeed.
+fn scan_addresses(args: &[&str]) -> std::process::Output {
+    let output = crate::util::simdup()
+        .args(["scan", "-"])
+        .args(args)
+        .write_stdin(
+            std::fs::read(crate::util::repo().join("fixtures/records/addresses.txt")).unwrap(),
+        )
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    output
+}
+
 /// See: #8. Short texts are joined exactly: every pair at the threshold
 /// is found at any radius, and `params` says so.
 #[test]
 fn short_texts_are_joined_whatever_the_radius() {
     let scan = |extra: &[&str]| {
-        let output = crate::util::simdup()
-            .args(["scan", "-", "--format", "json"])
-            .args(extra)
-            .write_stdin(
-                std::fs::read(crate::util::repo().join("fixtures/records/addresses.txt")).unwrap(),
-            )
-            .output()
-            .unwrap();
-        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let output = scan_addresses(&[&["--format", "json"], extra].concat());
         serde_json::from_slice::<serde_json::Value>(&output.stdout).unwrap()
     };
     let default = scan(&[]);
@@ -463,18 +469,7 @@ fn short_texts_are_joined_whatever_the_radius() {
 /// of the others.
 #[test]
 fn the_summary_names_the_short_texts_search() {
-    let summary = |extra: &[&str]| {
-        let output = crate::util::simdup()
-            .args(["scan", "-"])
-            .args(extra)
-            .write_stdin(
-                std::fs::read(crate::util::repo().join("fixtures/records/addresses.txt")).unwrap(),
-            )
-            .output()
-            .unwrap();
-        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-        stderr(&output)
-    };
+    let summary = |extra: &[&str]| stderr(&scan_addresses(extra));
     let joined = summary(&[]);
     assert!(
         joined.contains("; short texts: every pair, joined)"),
