@@ -22,13 +22,9 @@ SIMDUP=${SIMDUP:-target/release/simdup}
 DEDUP_ARGS=${DEDUP_ARGS:-}
 INPUT=target/bench-records-$RECORDS-$SEED.txt
 
-if [[ ! -x /usr/bin/time ]]; then
-    echo "dedup: GNU time is missing: install it with 'apt-get install -y time'" >&2
-    exit 2
-fi
-if [[ "$SIMDUP" == target/release/simdup ]]; then
-    cargo build --release --quiet --bin simdup
-fi
+source benches/common.sh
+need_gnu_time dedup
+build_simdup
 if [[ ! -f "$INPUT" ]]; then
     mkdir -p target
     python3 benches/gen-records.py "$RECORDS" "$SEED" >"$INPUT.part"
@@ -40,22 +36,14 @@ cat "$INPUT" >/dev/null # warm the page cache
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-
 # measure NAME COMMAND: prints one table row; COMMAND writes the kept
 # records to stdout.
 measure() {
     local name=$1 cmd=$2
-    : >"$TMP/secs"
-    : >"$TMP/rss"
-    for ((i = 0; i < RUNS; i++)); do
-        if ! /usr/bin/time -f '%e %M' -o "$TMP/one" bash -c "$cmd >$TMP/out 2>$TMP/stderr"; then
-            printf '| %-16s | failed: %s |\n' "$name" "$(head -c 200 "$TMP/stderr" | tr '\n' ' ')"
-            return
-        fi
-        tail -n 1 "$TMP/one" | awk '{ print $1 }' >>"$TMP/secs"
-        tail -n 1 "$TMP/one" | awk '{ print $2 }' >>"$TMP/rss"
-    done
+    if ! time_runs "$RUNS" "$cmd" "$TMP/out"; then
+        printf '| %-16s | failed: %s |\n' "$name" "$(head -c 200 "$TMP/stderr" | tr '\n' ' ')"
+        return
+    fi
     awk -v n="$name" -v s="$(median <"$TMP/secs")" -v b="$BYTES" -v d="$RECORDS" \
         -v r="$(median <"$TMP/rss")" -v k="$(wc -l <"$TMP/out")" 'BEGIN {
         if (s <= 0) s = 0.005 # GNU time has 10 ms resolution

@@ -26,13 +26,9 @@ RUNS=${3:-5}
 SIMDUP=${SIMDUP:-target/release/simdup}
 CORPUS=${CORPUS:-target/bench-index-$DOCS}
 
-if [[ ! -x /usr/bin/time ]]; then
-    echo "index.sh: GNU time is missing: install it with 'apt-get install -y time'" >&2
-    exit 2
-fi
-if [[ "$SIMDUP" == target/release/simdup ]]; then
-    cargo build --release --quiet --bin simdup
-fi
+source benches/common.sh
+need_gnu_time index.sh
+build_simdup
 if [[ ! -d "$CORPUS/new" ]]; then
     cargo run --release --quiet -p simdup-bench-tools --bin gen-corpus -- \
         --docs "$DOCS" --median-words 60 --out "$CORPUS" --force
@@ -51,19 +47,12 @@ CACHE=$CORPUS/cache.db
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # row NAME RUNS COMMAND: runs COMMAND RUNS times, prints median s and MB.
 row() {
     local name=$1 runs=$2 cmd=$3
-    : >"$TMP/secs"
-    : >"$TMP/rss"
-    for ((i = 0; i < runs; i++)); do
-        /usr/bin/time -f '%e %M' -o "$TMP/one" bash -c "$cmd >/dev/null 2>$TMP/stderr" ||
-            { echo "index.sh: '$cmd' failed: $(head -c 300 "$TMP/stderr")" >&2; exit 1; }
-        awk '{ print $1 }' "$TMP/one" >>"$TMP/secs"
-        awk '{ print $2 }' "$TMP/one" >>"$TMP/rss"
-    done
+    time_runs "$runs" "$cmd" /dev/null ||
+        { echo "index.sh: '$cmd' failed: $(head -c 300 "$TMP/stderr")" >&2; exit 1; }
     printf '| %-36s | %8.2f | %8.1f |\n' "$name" "$(median <"$TMP/secs")" \
         "$(median <"$TMP/rss" | awk '{ print $1 / 1024 }')"
 }

@@ -28,13 +28,9 @@ CORPUS=${CORPUS:-target/bench-corpus-$DOCS-$SEED}
 SCAN_ARGS=${SCAN_ARGS:-}
 FP_ARGS=${FP_ARGS:-}
 
-if [[ ! -x /usr/bin/time ]]; then
-    echo "time-cli: GNU time is missing: install it with 'apt-get install -y time'" >&2
-    exit 2
-fi
-if [[ "$SIMDUP" == target/release/simdup ]]; then
-    cargo build --release --quiet --bin simdup
-fi
+source benches/common.sh
+need_gnu_time time-cli
+build_simdup
 if [[ ! -f "$CORPUS/manifest.json" ]]; then
     cargo run --release --quiet -p simdup-bench-tools --bin gen-corpus -- \
         --docs "$DOCS" --seed "$SEED" --out "$CORPUS" --force
@@ -48,24 +44,12 @@ find "$CORPUS/docs" -type f -print0 | xargs -0 cat >/dev/null
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-
 # measure NAME COMMAND: prints one table row.
 measure() {
-    local name=$1 cmd=$2 ok=1 secs rss loops=$RUNS
+    local name=$1 cmd=$2 secs rss loops=$RUNS
     # With hyperfine the loop is only for peak memory: one run is enough.
     if command -v hyperfine >/dev/null; then loops=1; fi
-    : >"$TMP/secs"
-    : >"$TMP/rss"
-    for ((i = 0; i < loops; i++)); do
-        if ! /usr/bin/time -f '%e %M' -o "$TMP/one" bash -c "$cmd >/dev/null 2>$TMP/stderr"; then
-            ok=0
-            break
-        fi
-        tail -n 1 "$TMP/one" | awk '{ print $1 }' >>"$TMP/secs"
-        tail -n 1 "$TMP/one" | awk '{ print $2 }' >>"$TMP/rss"
-    done
-    if [[ $ok == 0 ]]; then
+    if ! time_runs "$loops" "$cmd" /dev/null; then
         printf '| %-12s | failed (%s): %s |\n' "$name" "$(head -n 1 "$TMP/one")" "$(head -c 200 "$TMP/stderr" | tr '\n' ' ')"
         return
     fi
