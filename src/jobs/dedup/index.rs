@@ -271,8 +271,8 @@ pub struct Index {
 }
 
 impl Index {
-    /// An empty index for distance `max_distance`, which starts with the
-    /// fewest tables and takes more as it grows.
+    /// An empty index for distance `max_distance`, which starts with k + 1
+    /// tables and takes the layout its cost model prefers as it grows.
     pub fn new(max_distance: u32) -> Index {
         Index::growing(max_distance, lookup_cost())
     }
@@ -358,9 +358,10 @@ impl Index {
                 };
                 // Never below the uniform share: a sample without a
                 // collision says little about a wide key.
-                let uniform = layout.probes(mask) as f64 * 0.5f64.powi(mask.count_ones() as i32);
+                let probes = layout.probes(mask);
+                let uniform = probes as f64 * 0.5f64.powi(mask.count_ones() as i32);
                 let share = (agreeing as f64 / pairs.max(1) as f64).max(uniform);
-                (layout.probes(mask), share)
+                (probes, share)
             })
             .collect()
     }

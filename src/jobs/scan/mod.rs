@@ -562,7 +562,11 @@ fn space(
                 options.max_candidates
             )),
         }
-    } else if space == Space::ShortTexts && join && features > joined::JOIN_BUDGET as f64 {
+    } else if space == Space::ShortTexts
+        && threshold > 0.0
+        && join
+        && features > joined::JOIN_BUDGET as f64
+    {
         diag.note(format_args!(
             "the short texts have {features:.0} character pairs, more than the join \
              holds ({}): searching them by fingerprint instead",
