@@ -10,13 +10,15 @@ use std::path::Path;
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// A file or stream could not be opened, read or written.
-    #[error("{name}: {source}")]
+    ///
+    /// The message includes the underlying error, which is therefore not
+    /// also its `source` (a report of the chain would say it twice).
+    #[error("{name}: {error}")]
     Io {
         /// The input as shown to users: a path, `stdin` or `stdin:LINE`.
         name: String,
         /// The underlying error.
-        #[source]
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// A malformed line in a file of records, fingerprints, paths or
     /// vocabulary.
@@ -49,7 +51,7 @@ impl Error {
     pub fn io(path: &Path, source: std::io::Error) -> Error {
         Error::Io {
             name: path.display().to_string(),
-            source,
+            error: source,
         }
     }
 
@@ -57,7 +59,7 @@ impl Error {
     pub fn io_named(name: impl Into<String>, source: std::io::Error) -> Error {
         Error::Io {
             name: name.into(),
-            source,
+            error: source,
         }
     }
 
@@ -72,7 +74,7 @@ impl Error {
     /// Whether a closed pipe caused this error: the reader has what it
     /// wanted, so the run ends quietly.
     pub fn is_broken_pipe(&self) -> bool {
-        matches!(self, Error::Io { source, .. } if source.kind() == std::io::ErrorKind::BrokenPipe)
+        matches!(self, Error::Io { error, .. } if error.kind() == std::io::ErrorKind::BrokenPipe)
     }
 }
 
@@ -105,5 +107,13 @@ mod tests {
         );
         let pipe = Error::io_named(STDIN, std::io::ErrorKind::BrokenPipe.into());
         assert!(pipe.is_broken_pipe());
+    }
+
+    #[test]
+    fn an_io_error_is_told_once() {
+        // The binary prints the chain of causes: the I/O error is in the
+        // message already, so it must not be a cause as well.
+        let missing = Error::io(Path::new("gone.txt"), std::io::ErrorKind::NotFound.into());
+        assert!(std::error::Error::source(&missing).is_none());
     }
 }
