@@ -1,5 +1,6 @@
 //! `simdup index`: a stored corpus of fingerprints in one SQLite file.
 
+use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 
@@ -45,7 +46,8 @@ pub struct DbArg {
 #[derive(Args, Debug)]
 pub struct AddArgs {
     /// Files and directories to add (stored by the path as given); `-` adds the records of
-    /// stdin, stored with their text by id (or as `line N`).
+    /// stdin, stored with their text by id (or as `line N`); with --records, one FILE of
+    /// records, stored the same way.
     #[arg(value_name = "PATH", required = true)]
     pub paths: Vec<PathBuf>,
 
@@ -132,14 +134,26 @@ fn add(args: AddArgs) -> anyhow::Result<Finished> {
     if !stdin_records && args.paths.iter().any(|path| simdup::jobs::is_stdin(path)) {
         anyhow::bail!("'-' adds the records of stdin and cannot be combined with other PATHs");
     }
-    if !stdin_records && args.record.records.is_some() {
-        anyhow::bail!("--records reads stdin: give `-` as the only PATH");
-    }
+    // `--records` with one FILE adds its records, as `- < FILE` would.
+    let record_file = match (&args.record.records, &args.paths[..]) {
+        (Some(_), [path]) if !stdin_records => Some(path.clone()),
+        (Some(_), _) if !stdin_records => anyhow::bail!(
+            "--records reads one FILE or stdin; to add the records of several files, \
+             join them first (cat A B | simdup index add DB - --records ...)"
+        ),
+        _ => None,
+    };
     let features = args.features.to_options()?;
     let walk = args.walk.to_options()?;
     let mut diag = Diagnostics::new(args.verbose);
     let mut store = Store::open(&args.db.db, true)?;
-    let summary = if stdin_records {
+    let summary = if let Some(path) = &record_file {
+        let records = args.record.to_options(walk.max_filesize)?;
+        let file =
+            File::open(path).map_err(|error| anyhow::anyhow!("{}: {error}", path.display()))?;
+        let name = path.display().to_string();
+        simdup::jobs::index::add_records(&mut store, file, &name, &records, &features, &mut diag)?
+    } else if stdin_records {
         let records = args.record.to_options(walk.max_filesize)?;
         simdup::jobs::index::add_records(
             &mut store,

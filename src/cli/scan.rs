@@ -40,7 +40,8 @@ pub enum FormatArg {
 /// Arguments of `simdup scan`.
 #[derive(Args, Debug)]
 pub struct ScanArgs {
-    /// Files and directories to scan; `-` reads records from stdin.
+    /// Files and directories to scan; `-` reads records from stdin; with --records, one
+    /// FILE of records.
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 
@@ -171,7 +172,7 @@ pub fn run(
     let options = options(&args)?;
     let inputs = inputs(&args)?;
     let mut diag = Diagnostics::new(args.verbose);
-    if matches!(inputs, Inputs::Records(_)) && io::stdin().is_terminal() {
+    if matches!(inputs, Inputs::Records { file: None, .. }) && io::stdin().is_terminal() {
         diag.warn("reading records from the terminal; end them with Ctrl-D");
     }
     let mut report = simdup::jobs::scan::scan(&inputs, &options, &mut diag)?;
@@ -215,7 +216,7 @@ pub fn run(
         ));
     }
     // Records' texts were kept while reading; files are read again.
-    if args.show_text && !matches!(inputs, Inputs::Records(_)) {
+    if args.show_text && !matches!(inputs, Inputs::Records { .. }) {
         report.texts = Texts::Files {
             max_bytes: args.walk.max_filesize.unwrap_or(FILE_BYTES).min(FILE_BYTES),
         };
@@ -427,7 +428,7 @@ fn inputs(args: &ScanArgs) -> anyhow::Result<Inputs> {
         Some(index)
             if matches!(
                 new,
-                Inputs::Paths(_) | Inputs::FilesFrom { .. } | Inputs::Records(_)
+                Inputs::Paths(_) | Inputs::FilesFrom { .. } | Inputs::Records { .. }
             ) =>
         {
             Ok(Inputs::Against {
@@ -459,6 +460,15 @@ fn new_inputs(args: &ScanArgs) -> anyhow::Result<Inputs> {
              the options given)"
         );
     }
+    // `--records` with one FILE reads its records, as `< FILE` would.
+    let record_file = match (&args.record.records, &args.paths[..]) {
+        (Some(_), [path]) if !stdin_records => Some(path.clone()),
+        (Some(_), [_, _, ..]) => anyhow::bail!(
+            "--records reads one FILE or stdin; to scan the records of several files, \
+             join them first (cat A B | simdup scan --records ...)"
+        ),
+        _ => None,
+    };
     let reads_files = args.record.records.is_none() && !stdin_records;
     if args.show_text && !matches!(args.format, FormatArg::Json | FormatArg::Jsonl) {
         anyhow::bail!("--show-text applies to --format json and jsonl");
@@ -477,13 +487,11 @@ fn new_inputs(args: &ScanArgs) -> anyhow::Result<Inputs> {
     if modes.iter().filter(|&&mode| mode).count() > 1 {
         anyhow::bail!("choose one input: PATHs, --files-from, --records (or -), or --fingerprints");
     }
-    if (args.files_from.is_some() || args.record.records.is_some() || !args.fingerprints.is_empty())
+    if (args.files_from.is_some() || !args.fingerprints.is_empty())
         && !args.paths.is_empty()
         && !stdin_records
     {
-        anyhow::bail!(
-            "PATH arguments cannot be combined with --files-from, --records or --fingerprints"
-        );
+        anyhow::bail!("PATH arguments cannot be combined with --files-from or --fingerprints");
     }
     if let Some(list) = &args.files_from {
         let separator = if args.null {
@@ -501,7 +509,10 @@ fn new_inputs(args: &ScanArgs) -> anyhow::Result<Inputs> {
     }
     if args.record.records.is_some() || stdin_records {
         let options = args.record.to_options(args.walk.max_filesize)?;
-        return Ok(Inputs::Records(options));
+        return Ok(Inputs::Records {
+            options,
+            file: record_file,
+        });
     }
     Ok(Inputs::Paths(super::default_paths(args.paths.clone())))
 }

@@ -684,3 +684,56 @@ fn an_index_holds_files_or_records_not_both() {
         stderr(&files)
     );
 }
+
+#[test]
+fn records_are_added_from_a_file_as_from_stdin() {
+    let dir = TestDir::new();
+    let records: Vec<(String, String)> = (0..3)
+        .map(|seed| (format!("r{seed}"), text(seed, 40)))
+        .collect();
+    dir.create("records.jsonl", jsonl(&records));
+    let fields = ["--records", "jsonl", "--id-field", "id"];
+    let from_file = dir
+        .simdup()
+        .args(["index", "add", "records.jsonl", "--db", "file.db"])
+        .args(fields)
+        .output()
+        .unwrap();
+    assert_eq!(from_file.status.code(), Some(0), "{}", stderr(&from_file));
+    let mut command = dir.simdup();
+    command
+        .args(["index", "add", "-", "--db", "stdin.db"])
+        .args(fields);
+    let from_stdin = with_stdin(command, &jsonl(&records));
+    assert_eq!(from_stdin.status.code(), Some(0), "{}", stderr(&from_stdin));
+    let ls = |db: &str| {
+        stdout(
+            &dir.simdup()
+                .args(["index", "ls", "--db", db])
+                .output()
+                .unwrap(),
+        )
+    };
+    assert_eq!(ls("file.db"), ls("stdin.db"));
+    assert!(ls("file.db").contains("r2"), "{}", ls("file.db"));
+    // One file of records at a time.
+    let two = dir
+        .simdup()
+        .args([
+            "index",
+            "add",
+            "records.jsonl",
+            "records.jsonl",
+            "--db",
+            "two.db",
+        ])
+        .args(fields)
+        .output()
+        .unwrap();
+    assert_eq!(two.status.code(), Some(2));
+    assert!(
+        stderr(&two).contains("one FILE or stdin"),
+        "{}",
+        stderr(&two)
+    );
+}

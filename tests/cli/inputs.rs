@@ -90,6 +90,58 @@ fn a_malformed_json_line_names_its_line_number() {
 }
 
 #[test]
+fn records_are_read_from_one_file_as_from_stdin() {
+    let dir = TestDir::new();
+    dir.create("addresses.txt", ADDRESSES);
+    let args = ["scan", "--records", "lines", "--format", "jsonl"];
+    let from_file = dir
+        .simdup()
+        .args(args)
+        .arg("addresses.txt")
+        .output()
+        .unwrap();
+    let from_stdin = dir
+        .simdup()
+        .args(args)
+        .write_stdin(ADDRESSES)
+        .output()
+        .unwrap();
+    assert_eq!(from_file.status.code(), Some(0), "{}", stderr(&from_file));
+    assert!(!from_file.stdout.is_empty());
+    assert_eq!(stdout(&from_file), stdout(&from_stdin));
+    // A malformed record is named by the file and its line.
+    dir.create("bad.jsonl", "{\"text\": \"fine\"}\n{\"text\": broken}\n");
+    let bad = dir
+        .simdup()
+        .args(["scan", "--records", "jsonl", "bad.jsonl"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("bad.jsonl:2:"), "{}", stderr(&bad));
+    // One file at a time; a missing one is an error told once.
+    let two = dir
+        .simdup()
+        .args(["scan", "--records", "lines", "addresses.txt", "bad.jsonl"])
+        .output()
+        .unwrap();
+    assert_eq!(two.status.code(), Some(2));
+    assert!(
+        stderr(&two).contains("one FILE or stdin"),
+        "{}",
+        stderr(&two)
+    );
+    let missing = dir
+        .simdup()
+        .args(["scan", "--records", "lines", "gone.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+    let message = stderr(&missing);
+    assert!(message.contains("gone.txt: "), "{message}");
+    assert_eq!(message.matches("(os error 2)").count(), 1, "{message}");
+}
+
+#[test]
 fn nul_separated_records() {
     let body = text(8, 200);
     let input = format!("{body}\0{body}\0{}\0", text(9, 200));

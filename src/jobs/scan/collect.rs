@@ -172,13 +172,16 @@ impl<R: std::io::Read> std::io::Read for Tee<'_, R> {
     }
 }
 
-/// Reads records from a stream and fingerprints them in parallel: the
+/// Reads records from a stream (`source_name` names it in messages) and
+/// fingerprints them in parallel: the
 /// reading thread only cuts the stream into blocks of whole records; the
 /// workers parse (JSON included), decode and fingerprint them. With
 /// `keep_texts`, the text of the first record of each class is spooled so
 /// verification can read it again.
+#[allow(clippy::too_many_arguments)]
 pub fn collect_records<R: Read + Send>(
     reader: R,
+    source_name: &str,
     record_options: &RecordOptions,
     measures: &Measures,
     documents: &mut Documents,
@@ -192,7 +195,7 @@ pub fn collect_records<R: Read + Send>(
         ));
     }
     let progress = Progress::new(wants_progress, None);
-    let blocks = RecordBlocks::new(reader, crate::error::STDIN, record_options);
+    let blocks = RecordBlocks::new(reader, source_name, record_options);
     for_each_ordered(
         blocks,
         |block| {

@@ -68,8 +68,13 @@ pub enum Inputs {
         /// What separates its paths.
         separator: PathSeparator,
     },
-    /// Records of stdin, each a document.
-    Records(RecordOptions),
+    /// Records, each a document: of one file, or of stdin.
+    Records {
+        /// How the stream is cut and parsed.
+        options: RecordOptions,
+        /// The file (`None`: stdin).
+        file: Option<PathBuf>,
+    },
     /// Fingerprints saved by `simdup fingerprint` (`-`: stdin).
     Fingerprints(Vec<PathBuf>),
     /// New documents searched against a stored corpus (`simdup index`):
@@ -166,7 +171,7 @@ pub fn scan(
     };
     let cache = open_cache(inputs, options, diag);
     let cached = cache.as_ref().map(|(_, cache)| cache);
-    if let (Inputs::Records(_), Some(max_bytes)) = (inputs, options.record_texts) {
+    if let (Inputs::Records { .. }, Some(max_bytes)) = (inputs, options.record_texts) {
         documents.keep_report_texts(max_bytes, diag);
     }
     let provenance = collect(inputs, options, &measures, &mut documents, diag, cached)?;
@@ -781,15 +786,39 @@ fn collect(
             let paths = read_list(list, *separator)?;
             cached(&paths, documents, diag)
         }
-        Inputs::Records(record_options) => collect::collect_records(
-            std::io::stdin(),
-            record_options,
-            measures,
-            documents,
-            diag,
-            matches!(options.mode, Mode::Verified { .. }),
-            options.progress,
-        ),
+        Inputs::Records {
+            options: record_options,
+            file,
+        } => {
+            let keep_texts = matches!(options.mode, Mode::Verified { .. });
+            match file {
+                None => collect::collect_records(
+                    std::io::stdin(),
+                    crate::error::STDIN,
+                    record_options,
+                    measures,
+                    documents,
+                    diag,
+                    keep_texts,
+                    options.progress,
+                ),
+                Some(path) => {
+                    let name = path.display().to_string();
+                    let reader =
+                        std::fs::File::open(path).map_err(|error| Error::io_named(&name, error))?;
+                    collect::collect_records(
+                        reader,
+                        &name,
+                        record_options,
+                        measures,
+                        documents,
+                        diag,
+                        keep_texts,
+                        options.progress,
+                    )
+                }
+            }
+        }
         Inputs::Fingerprints(files) => {
             let declared = collect::collect_saved(files, documents, diag)?;
             if let Some(provenance) = &declared.provenance
@@ -807,7 +836,7 @@ fn collect(
             return Ok(declared.provenance);
         }
         Inputs::Against { index, new } => {
-            let records = matches!(**new, Inputs::Records(_));
+            let records = matches!(**new, Inputs::Records { .. });
             against::collect_stored(index, records, options, documents, diag)?;
             return collect(new, options, measures, documents, diag, cache);
         }
@@ -826,7 +855,7 @@ fn open_cache(
     let files = match inputs {
         Inputs::Paths(_) | Inputs::FilesFrom { .. } => true,
         Inputs::Against { new, .. } => matches!(**new, Inputs::Paths(_) | Inputs::FilesFrom { .. }),
-        Inputs::Records(_) | Inputs::Fingerprints(_) => false,
+        Inputs::Records { .. } | Inputs::Fingerprints(_) => false,
     };
     if !files {
         diag.warn("--cache applies to files, not records or saved fingerprints");
