@@ -58,13 +58,13 @@ pub struct DedupArgs {
           help_heading = "Near-duplicates")]
     pub threshold: f64,
 
-    /// Search radius: candidates differ in at most K bits, 0-32. Wider finds more near-copies
-    /// and costs more (index memory and time grow with it).
+    /// Search radius: candidates differ in at most K bits, 0-32 (default: chosen by the scan's
+    /// cost model as the input grows, the scan's for up to 20,000 records; short texts past
+    /// their exact join: 6). Wider finds more near-copies and costs more.
     #[arg(short = 'k', long, value_name = "K",
-          default_value_t = simdup::jobs::dedup::DEFAULT_MAX_DISTANCE,
           value_parser = clap::value_parser!(u32).range(0..=i64::from(simdup::search::MAX_DISTANCE)),
           help_heading = "Near-duplicates")]
-    pub max_distance: u32,
+    pub max_distance: Option<u32>,
 
     /// Records with fewer features are matched only by exact content.
     #[arg(long, value_name = "N", default_value = super::args::defaults::MIN_FEATURES,
@@ -368,18 +368,38 @@ fn write_summary(
         0.0
     };
     let k = stats.max_distance;
-    let within = format!(
-        "within k = {k} (expected recall {:.3} at the threshold)",
-        stats.expected_recall
+    let recall = |k| simdup::jobs::scan::expected_recall(threshold, k);
+    let within = match stats.narrowed {
+        None => format!(
+            "within k = {k} (expected recall {:.3} at the threshold)",
+            stats.expected_recall
+        ),
+        Some((first, from)) => format!(
+            "within k = {first} (expected recall {:.3} at the threshold), narrowed by the cost \
+             model to k = {k} ({:.3}) after {}",
+            recall(first),
+            stats.expected_recall,
+            counted(from.saturating_sub(1), noun)
+        ),
+    };
+    let chars = stats.chars_distance;
+    let chars_within = format!(
+        "within k = {chars} (expected recall {:.3} at the threshold)",
+        recall(chars)
     );
     // Short texts are joined exactly unless the join cost too much.
-    let rule = match (stats.short_texts, stats.join_stopped_after) {
-        (0, _) => within,
-        (_, Some(0)) => format!("short texts and others {within}"),
-        (_, None) => format!("short texts every pair (exact join), others {within}"),
-        (_, Some(after)) => format!(
-            "short texts every pair for the first {after}, then {within} (the join cost too much)"
+    let short = match stats.join_stopped_after {
+        Some(0) => format!("short texts {chars_within}"),
+        None => "short texts every pair (exact join)".to_string(),
+        Some(after) => format!(
+            "short texts every pair for the first {after}, then {chars_within} (the join cost \
+             too much)"
         ),
+    };
+    let rule = match (stats.short_texts, stats.long_texts) {
+        (0, _) => within,
+        (_, 0) => short,
+        _ => format!("{short}, others {within}"),
     };
     writeln!(
         out,

@@ -15,6 +15,9 @@
 //! A new record is dropped for the earliest kept record it is a
 //! near-duplicate of; otherwise it is kept and joins the indexes.
 //!
+//! The feature sets of the kept records compared lately are held too, up
+//! to [`SET_CACHE_MEMORY`] bytes in all (src/jobs/dedup/set_cache.rs).
+//!
 //! Held per kept record: its text in a spool (in memory up to
 //! [`TEXT_MEMORY`] bytes in all, then in an anonymous temporary file) with
 //! 4 bytes of length; a digest map entry (about 24 bytes); one
@@ -37,6 +40,7 @@ use crate::verify::{Verdict, decide};
 use super::super::scan::{Prefix, ShortTexts};
 use super::index::MixMap;
 use super::indexes::{Indexes, Recent, Space};
+use super::set_cache::{SET_CACHE_MEMORY, SetCache};
 use super::short_join::{JoinBudget, Probe, ShortJoin};
 use crate::verify::join::JoinScratch;
 
@@ -108,6 +112,12 @@ impl Measure {
         &self.fingerprinter
     }
 
+    /// Whether a record with these word features is searched by them:
+    /// not empty, and not matched by content only.
+    pub fn searched_by_words(&self, words: &Fingerprint) -> bool {
+        words.features >= self.min_features.max(1)
+    }
+
     /// Fingerprints one record's text.
     pub fn measure(&self, text: Vec<u8>) -> Measured {
         let words = self.fingerprinter.fingerprint_bytes(&text);
@@ -168,7 +178,10 @@ pub enum Decision {
 pub struct Filter {
     measure: Measure,
     threshold: f64,
+    /// The radius of searches by word fingerprint.
     max_distance: u32,
+    /// The radius of searches by character-pair fingerprint.
+    chars_distance: u32,
     /// Feature digest (or content key) to the first kept record with it.
     by_digest: MixMap<u32>,
     /// The kept records before the current block.
@@ -185,6 +198,8 @@ pub struct Filter {
     kept: u32,
     /// Candidates verified.
     pub candidates: u64,
+    /// The sets of kept records compared lately.
+    kept_sets: SetCache,
     scratch: Vec<(u32, Space)>,
     /// The join of kept short texts.
     join: ShortJoin,
@@ -195,21 +210,25 @@ pub struct Filter {
 
 impl Filter {
     /// An empty filter: near-duplicates have Jaccard at least `threshold`
-    /// and fingerprints within `max_distance` bits.
-    pub fn new(measure: Measure, threshold: f64, max_distance: u32) -> Filter {
+    /// and fingerprints within `max_distance` bits (`chars_distance` for
+    /// the character-pair fingerprints of two short texts, once their
+    /// join is given up).
+    pub fn new(measure: Measure, threshold: f64, max_distance: u32, chars_distance: u32) -> Filter {
         Filter {
             measure,
             threshold,
             max_distance,
+            chars_distance,
             by_digest: MixMap::default(),
-            main: Indexes::new(max_distance, threshold),
-            recent: Indexes::new(max_distance, threshold),
+            main: Indexes::new(max_distance, chars_distance, threshold),
+            recent: Indexes::new(max_distance, chars_distance, threshold),
             recent_kept: Vec::new(),
             in_block: false,
             texts: Names::with_budget(TEXT_MEMORY),
             by_path: false,
             kept: 0,
             candidates: 0,
+            kept_sets: SetCache::new(SET_CACHE_MEMORY),
             scratch: Vec::new(),
             join: ShortJoin::new(threshold, JoinBudget::default()),
             ahead_stale: false,
@@ -266,7 +285,7 @@ impl Filter {
 
     /// Indexes with nothing kept, finding short texts as the filter does.
     fn empty_indexes(&self) -> Indexes {
-        let mut indexes = Indexes::new(self.max_distance, self.threshold);
+        let mut indexes = Indexes::new(self.max_distance, self.chars_distance, self.threshold);
         if !self.join.joining() {
             indexes.find_short_texts_by_fingerprint(&[]);
         }
@@ -299,6 +318,21 @@ impl Filter {
         let mut prefix = Prefix::new(&mut file);
         io::copy(&mut prefix, &mut io::sink()).map_err(named)?;
         Ok(prefix.whole().and_then(|text| short_text(short, text)))
+    }
+
+    /// The radius of searches by word fingerprint.
+    pub fn max_distance(&self) -> u32 {
+        self.max_distance
+    }
+
+    /// Searches by word fingerprint within `max_distance` from now on, if
+    /// that is narrower. Between blocks only: the candidates found ahead
+    /// of a block were found within the radius of its start.
+    pub fn narrow(&mut self, max_distance: u32) {
+        debug_assert!(!self.in_block, "narrowed inside a block");
+        self.max_distance = self.max_distance.min(max_distance);
+        self.main.narrow(max_distance);
+        self.recent.narrow(max_distance);
     }
 
     /// The text (or path) of kept record `kept`.
@@ -354,7 +388,7 @@ impl Filter {
     /// with its own `scratch`.
     pub fn candidates(&self, record: &Measured, scratch: &mut JoinScratch) -> Option<Ahead> {
         let words = &record.words;
-        if words.features < self.measure.min_features.max(1)
+        if !self.measure.searched_by_words(words)
             || self.by_digest.contains_key(&words.feature_digest)
         {
             return None;
@@ -473,19 +507,23 @@ impl Filter {
                     }
                 }
             }
-            let theirs = match self
-                .texts
-                .get(kept as usize)
-                .and_then(|text| feature_set(&self.measure, self.by_path, &text, space))
-            {
-                Ok(set) => set,
-                Err(error) => {
-                    answer = Err(error);
-                    break;
-                }
-            };
+            let (texts, measure, by_path) = (&self.texts, &self.measure, self.by_path);
+            let theirs =
+                match self
+                    .kept_sets
+                    .get_or_make(u64::from(kept) << 1 | slot as u64, || {
+                        texts
+                            .get(kept as usize)
+                            .and_then(|text| feature_set(measure, by_path, &text, space))
+                    }) {
+                    Ok(set) => set,
+                    Err(error) => {
+                        answer = Err(error);
+                        break;
+                    }
+                };
             let ours = sets[slot].as_deref().unwrap_or_default();
-            if let Verdict::Near(jaccard) = decide(ours, &theirs, self.threshold) {
+            if let Verdict::Near(jaccard) = decide(ours, theirs, self.threshold) {
                 answer = Ok(Some((kept, jaccard)));
                 break;
             }
@@ -586,7 +624,7 @@ mod tests {
 
     fn filter(threshold: f64, k: u32) -> Filter {
         let measure = Measure::new(Fingerprinter::new(FeatureOptions::default()), true, 1);
-        Filter::new(measure, threshold, k)
+        Filter::new(measure, threshold, k, k)
     }
 
     fn run(filter: &mut Filter, text: &str) -> Decision {

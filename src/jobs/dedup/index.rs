@@ -259,7 +259,11 @@ const MAX_PROBES: usize = 1 << 10;
 /// The incremental index; payloads are the caller's numbers.
 #[derive(Debug)]
 pub struct Index {
+    /// The distance queries search within.
     max_distance: u32,
+    /// The distance the tables were laid out for: at least
+    /// `max_distance` (a layout for k is exact for any smaller distance).
+    layout_distance: u32,
     blocks: u32,
     tables: Vec<Table>,
     len: usize,
@@ -289,6 +293,7 @@ impl Index {
     pub fn with_layout(layout: Layout) -> Index {
         Index {
             max_distance: layout.max_distance,
+            layout_distance: layout.max_distance,
             blocks: layout.blocks,
             tables: layout
                 .masks
@@ -308,6 +313,13 @@ impl Index {
     /// The number of blocks of the layout in use.
     pub fn blocks(&self) -> u32 {
         self.blocks
+    }
+
+    /// Searches within `max_distance` from now on, if that is narrower.
+    /// The tables stay (a layout for k finds everything within less); the
+    /// next review weighs layouts for the new distance against them.
+    pub fn narrow(&mut self, max_distance: u32) {
+        self.max_distance = self.max_distance.min(max_distance);
     }
 
     /// The modelled cost of deciding one more record, in fingerprint
@@ -394,14 +406,14 @@ impl Index {
             .map(|(fingerprint, _)| fingerprint)
             .collect();
         let cost = |layout: &Layout| self.record_cost(&Self::collisions(layout, &sample));
-        let current = Layout::new(k, self.blocks);
+        let current = Layout::new(self.layout_distance, self.blocks);
         let current_cost = cost(&current);
         // Fewer blocks than k + 1 (lookups within a radius) only for a
         // large index: small ones (dedup's per-block ones) stay simple.
         let fewest = if self.len >= PROBING_FROM { 2 } else { k + 1 };
         let best = (fewest..=(k + 4).min(64))
-            .filter(|&blocks| blocks != self.blocks)
             .map(|blocks| Layout::new(k, blocks))
+            .filter(|layout| *layout != current)
             .filter(|layout| {
                 layout.blocks == k + 1 || 12 * layout.masks.len() * 2 * self.len <= GROWTH_BUDGET
             })
@@ -670,6 +682,51 @@ mod tests {
             let fingerprints = near_fingerprints(&seeds, &flips);
             assert_finds_exactly(&mut Index::with_layout(layout), &fingerprints, k);
         }
+    }
+
+    #[test]
+    fn a_narrowed_index_finds_exactly_the_entries_within_its_new_distance() {
+        // Visits priced low, so reviews rebuild within a small test.
+        let mut index = Index::growing(12, 1.0);
+        let mut state = 7u64;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            state ^ state >> 29
+        };
+        // Clusters of near copies, so that some lie within each distance.
+        let fingerprints: Vec<u64> = (0..12_000)
+            .map(|i| {
+                let base = ((i / 8) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                base ^ (next() & next() & next() & next())
+            })
+            .collect();
+        let (first, rest) = fingerprints.split_at(3_000);
+        for (at, &fingerprint) in first.iter().enumerate() {
+            index.insert(fingerprint, at as u32);
+        }
+        index.narrow(20); // never wider
+        index.narrow(4);
+        let blocks = index.blocks();
+        for (at, &fingerprint) in rest.iter().enumerate() {
+            let at = first.len() + at;
+            let mut found = Vec::new();
+            index.query(fingerprint, &mut found);
+            found.sort_unstable();
+            found.dedup();
+            let expected: Vec<(u32, u32)> = fingerprints[..at]
+                .iter()
+                .enumerate()
+                .map(|(i, &other)| (i as u32, (other ^ fingerprint).count_ones()))
+                .filter(|&(_, distance)| distance <= 4)
+                .collect();
+            assert_eq!(found, expected, "entry {at}");
+            index.insert(fingerprint, at as u32);
+        }
+        // A review since took a layout for the new distance.
+        assert_ne!(index.blocks(), blocks);
+        assert!(index.blocks() <= 4 + 4, "{}", index.blocks());
     }
 
     #[test]

@@ -42,7 +42,11 @@ enum Chars {
 /// Kept records in the two spaces of the scan's rule.
 #[derive(Debug)]
 pub struct Indexes {
+    /// The distance of searches by word fingerprint.
     max_distance: u32,
+    /// The distance of searches by character-pair fingerprint (once the
+    /// join of short texts is given up).
+    chars_distance: u32,
     /// Kept records that are not short texts, by word fingerprint.
     words: Index,
     /// Kept short texts by their character pairs.
@@ -52,10 +56,13 @@ pub struct Indexes {
 }
 
 impl Indexes {
-    /// Empty indexes for distance `max_distance` and Jaccard `threshold`.
-    pub fn new(max_distance: u32, threshold: f64) -> Indexes {
+    /// Empty indexes for Jaccard `threshold`, searched within
+    /// `max_distance` by word fingerprint and within `chars_distance` by
+    /// character-pair fingerprint.
+    pub fn new(max_distance: u32, chars_distance: u32, threshold: f64) -> Indexes {
         Indexes {
             max_distance,
+            chars_distance,
             words: Index::new(max_distance),
             chars: Chars::Joined(Postings::new(threshold)),
             short_words: ShortWords::Waiting {
@@ -86,11 +93,21 @@ impl Indexes {
     /// join's postings are dropped, and `kept` (every kept short text's
     /// character-pair fingerprint and number) are indexed instead.
     pub fn find_short_texts_by_fingerprint(&mut self, kept: &[(u64, u32)]) {
-        let mut index = Index::new(self.max_distance);
+        let mut index = Index::new(self.chars_distance);
         for &(simhash, number) in kept {
             index.insert(simhash, number);
         }
         self.chars = Chars::Fingerprints(index);
+    }
+
+    /// Searches by word fingerprint within `max_distance` from now on, if
+    /// that is narrower.
+    pub fn narrow(&mut self, max_distance: u32) {
+        self.max_distance = self.max_distance.min(max_distance);
+        self.words.narrow(max_distance);
+        if let ShortWords::Built(index) = &mut self.short_words {
+            index.narrow(max_distance);
+        }
     }
 
     /// Finds kept short texts by the join of `postings` from now on.

@@ -10,15 +10,20 @@
 //! each block: a slow stream (`tail -f log | simdup dedup`) gets each line
 //! out as soon as it is read and decided.
 //!
-//! The near-duplicate rule is the scan's (see [`filter`]), with a fixed
-//! search radius instead of the scan's cost model: a record is dropped
-//! when a record kept before it has the same features, or lies within k
-//! bits and reaches the Jaccard threshold.
+//! The near-duplicate rule is the scan's (see [`filter`]): a record is
+//! dropped when a record kept before it has the same features, or lies
+//! within k bits and reaches the Jaccard threshold. Unless given, k is
+//! the scan's cost model's, chosen again as the input grows ([`plan`]).
+//! Short texts are joined exactly; once that costs too much, they are
+//! searched by fingerprint within [`DEFAULT_SHORT_DISTANCE`] (or the k
+//! given).
 
 mod files;
 pub mod filter;
 pub mod index;
 pub mod indexes;
+pub mod plan;
+mod set_cache;
 pub mod short_join;
 mod whole;
 
@@ -37,18 +42,22 @@ use crate::report::Names;
 use crate::verify::join::JoinScratch;
 
 use filter::{Ahead, Decision, Filter, Measure, Measured};
+use plan::RadiusPlan;
 use short_join::JoinBudget;
 
 /// Blocks with fewer records are searched ahead on this thread alone
 /// (tests split even tiny blocks, to exercise the threads).
 const SEARCH_AHEAD_MIN: usize = if cfg!(test) { 2 } else { 256 };
 
-/// The search radius when none is given. The index scans k + 1 buckets
-/// of about n / 2^(64 / (k + 1)) kept fingerprints per record, so its cost
-/// grows fast with k: on 10^5 address lines with 10% planted near-copies,
-/// k = 6 dropped 94.5% of what k = 8 dropped in half the time. The scan
-/// chooses wider radii for small inputs; give `-k` to match them.
-pub const DEFAULT_MAX_DISTANCE: u32 = 6;
+/// The radius of the search of short texts by character-pair
+/// fingerprint, once their exact join costs too much, when no k is
+/// given. It comes to that only on long streams of one-line texts (10^5
+/// address lines give the join up after 26,647), whose fingerprints
+/// crowd: the index scans k + 1 buckets of about n / 2^(64 / (k + 1))
+/// kept fingerprints and more, so its cost grows fast with k. On 10^5
+/// address lines with 10% planted near-copies, k = 6 dropped 94.5% of
+/// what k = 8 dropped in half the time.
+pub const DEFAULT_SHORT_DISTANCE: u32 = 6;
 
 /// Which record of a set of near-copies survives.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -73,8 +82,10 @@ pub struct DedupOptions {
     pub features: FeatureOptions,
     /// The least Jaccard of a near-duplicate, 0 to 1.
     pub threshold: f64,
-    /// The search radius k (0 to 32).
-    pub max_distance: u32,
+    /// The search radius k (0 to 32) of every search; `None`: the cost
+    /// model's ([`plan`]) by word fingerprint, [`DEFAULT_SHORT_DISTANCE`]
+    /// by character pairs.
+    pub max_distance: Option<u32>,
     /// Records with fewer features are matched by exact content only.
     pub min_features: u64,
     /// Compare two short texts by character pairs (the scan's rule; on
@@ -101,7 +112,7 @@ impl Default for DedupOptions {
         DedupOptions {
             features: FeatureOptions::default(),
             threshold: super::scan::DEFAULT_THRESHOLD,
-            max_distance: DEFAULT_MAX_DISTANCE,
+            max_distance: None,
             min_features: 1,
             short_texts: true,
             strict: false,
@@ -157,15 +168,23 @@ pub struct DedupStats {
     pub candidates: u64,
     /// Bytes of record text.
     pub bytes: u64,
-    /// The search radius.
+    /// The radius of the search by word fingerprint at the end.
     pub max_distance: u32,
     /// The expected recall at the threshold of that radius.
     pub expected_recall: f64,
+    /// The radius of the first records, and the record (counting those
+    /// searched by word fingerprint) from which the last one held, if the
+    /// cost model narrowed it.
+    pub narrowed: Option<(u32, u64)>,
+    /// The radius of the search of short texts by fingerprint.
+    pub chars_distance: u32,
     /// Index bytes per kept record (texts and maps aside).
     pub index_bytes_per_record: usize,
     /// Short texts searched (compared with kept short texts by character
     /// pairs).
     pub short_texts: u64,
+    /// Records read that are not short texts (empty ones included).
+    pub long_texts: u64,
     /// How many short texts had been searched when the exact join was
     /// given up for fingerprints within k (`None`: every short text was
     /// joined, so none of their pairs was missed).
@@ -201,8 +220,21 @@ fn dedup_blocks<R: Read + Send>(
     output: &mut dyn Output,
     diag: &mut Diagnostics,
 ) -> crate::Result<DedupStats> {
+    let plan = RadiusPlan::for_options(options);
+    dedup_blocks_with_plan(blocks, records, options, plan, output, diag)
+}
+
+/// [`dedup_blocks`] with the radius of `plan`.
+fn dedup_blocks_with_plan<R: Read + Send>(
+    blocks: RecordBlocks<R>,
+    records: &RecordOptions,
+    options: &DedupOptions,
+    plan: RadiusPlan,
+    output: &mut dyn Output,
+    diag: &mut Diagnostics,
+) -> crate::Result<DedupStats> {
     let started = Instant::now();
-    let mut run = Run::new(options, records.id_field.is_some(), false)?;
+    let mut run = Run::new(options, plan, records.id_field.is_some(), false)?;
     let measure = run.filter.measure().clone();
     for_each_ordered(
         blocks,
@@ -224,15 +256,10 @@ fn dedup_blocks<R: Read + Send>(
             (bytes, prepared)
         },
         |_, (bytes, prepared)| {
-            let found = run.search_ahead(&prepared);
-            for ((outcome, range), found) in prepared.into_iter().zip(found) {
-                let raw = bytes.get(range).unwrap_or_default();
-                if let Err(error) = run.take(outcome, raw, found, output, diag) {
-                    run.failure = Some(error);
-                    return ControlFlow::Break(());
-                }
+            if let Err(error) = run.decide_block(&bytes, prepared, output, diag) {
+                run.failure = Some(error);
+                return ControlFlow::Break(());
             }
-            run.filter.end_block();
             match output.flush() {
                 Ok(()) => ControlFlow::Continue(()),
                 Err(error) => {
@@ -248,6 +275,8 @@ fn dedup_blocks<R: Read + Send>(
 /// The state of a run on the deciding thread.
 struct Run {
     filter: Filter,
+    /// The radius of the search by word fingerprint, record by record.
+    plan: RadiusPlan,
     /// The line of each kept record (by kept number).
     lines: Names,
     /// The id of each kept record, when ids are read and wanted.
@@ -263,13 +292,14 @@ struct Run {
 impl Run {
     /// A run with these options; `ids`: records have ids (or paths) to
     /// keep for `--dropped`; `files`: texts are paths of files.
-    fn new(options: &DedupOptions, ids: bool, files: bool) -> crate::Result<Run> {
-        if options.max_distance > crate::search::MAX_DISTANCE {
+    fn new(options: &DedupOptions, plan: RadiusPlan, ids: bool, files: bool) -> crate::Result<Run> {
+        if options.max_distance > Some(crate::search::MAX_DISTANCE) {
             return Err(crate::Error::Usage(format!(
                 "-k must be at most {}",
                 crate::search::MAX_DISTANCE
             )));
         }
+        let chars_distance = options.max_distance.unwrap_or(DEFAULT_SHORT_DISTANCE);
         let measure = Measure::new(
             Fingerprinter::new(options.features.clone()),
             options.short_texts,
@@ -279,8 +309,8 @@ impl Run {
             ShortTextSearch::Join => JoinBudget::UNLIMITED,
             _ => options.join_budget,
         };
-        let mut filter =
-            Filter::new(measure, options.threshold, options.max_distance).with_join_budget(budget);
+        let mut filter = Filter::new(measure, options.threshold, plan.radius(), chars_distance)
+            .with_join_budget(budget);
         if options.short_text_search == ShortTextSearch::Fingerprint {
             filter.stop_joining();
         }
@@ -289,15 +319,12 @@ impl Run {
         }
         Ok(Run {
             filter,
+            plan,
             lines: Names::default(),
             ids: (options.name_kept && ids).then(Names::default),
             name_kept: options.name_kept,
             stats: DedupStats {
-                max_distance: options.max_distance,
-                expected_recall: super::scan::expected_recall(
-                    options.threshold,
-                    options.max_distance,
-                ),
+                chars_distance,
                 ..DedupStats::default()
             },
             strict: options.strict,
@@ -320,15 +347,71 @@ impl Run {
             return Err(error);
         }
         if let Some(gathered) = self.gathered.take() {
-            gathered.finish(options.keep, &mut self.filter, output, &mut self.stats)?;
+            gathered.finish(
+                options.keep,
+                &mut self.filter,
+                &mut self.plan,
+                output,
+                &mut self.stats,
+            )?;
         }
         output.flush()?;
+        self.stats.max_distance = self.filter.max_distance();
+        self.stats.expected_recall =
+            super::scan::expected_recall(options.threshold, self.stats.max_distance);
+        self.stats.narrowed = self
+            .plan
+            .narrowed_from()
+            .map(|from| (self.plan.first(), from));
         self.stats.candidates = self.filter.candidates;
         self.stats.index_bytes_per_record = self.filter.index_bytes_per_record();
         (self.stats.short_texts, self.stats.join_stopped_after) =
             self.filter.short_texts_searched();
         self.stats.seconds = started.elapsed().as_secs_f64();
         Ok(self.stats)
+    }
+
+    /// Decides the records of a block in turn, cut where the radius may
+    /// narrow: each part is searched ahead at its own radius.
+    fn decide_block(
+        &mut self,
+        bytes: &[u8],
+        prepared: Vec<(Prepared, std::ops::Range<usize>)>,
+        output: &mut dyn Output,
+        diag: &mut Diagnostics,
+    ) -> crate::Result<()> {
+        let mut records = prepared.into_iter().peekable();
+        while records.peek().is_some() {
+            let mut part = Vec::new();
+            for record in records.by_ref() {
+                let checkpoint = self.observe(&record.0);
+                part.push(record);
+                if checkpoint {
+                    break;
+                }
+            }
+            let found = self.search_ahead(&part);
+            for ((outcome, range), found) in part.into_iter().zip(found) {
+                let raw = bytes.get(range).unwrap_or_default();
+                self.take(outcome, raw, found, output, diag)?;
+            }
+            self.filter.end_block();
+            self.filter.narrow(self.plan.radius());
+        }
+        Ok(())
+    }
+
+    /// Counts a record for the radius, in input order (all records are
+    /// counted at the end when they are gathered); true when the radius
+    /// may narrow before the next one.
+    fn observe(&mut self, outcome: &Prepared) -> bool {
+        match outcome {
+            Outcome::Done((_, measured)) if self.gathered.is_none() => {
+                self.filter.measure().searched_by_words(&measured.words)
+                    && self.plan.observe(&measured.words)
+            }
+            _ => false,
+        }
     }
 
     /// Starts a block: the candidates of each of its records among the
@@ -406,6 +489,9 @@ impl Run {
         };
         self.stats.read += 1;
         self.stats.bytes += measured.words.bytes;
+        if measured.short.is_none() {
+            self.stats.long_texts += 1;
+        }
         if let Some(gathered) = self.gathered.as_mut() {
             return gathered.add(name, measured, raw);
         }

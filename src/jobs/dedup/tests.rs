@@ -101,6 +101,18 @@ fn reference_in(
     threshold: f64,
     k: u32,
 ) -> (Vec<u64>, Vec<(u64, u64)>) {
+    reference_radii(lines, order, threshold, &|_| k)
+}
+
+/// The same, the j-th record with features (from 1, in `order`) searched
+/// within `radius(j)`.
+fn reference_radii(
+    lines: &[String],
+    order: &[usize],
+    threshold: f64,
+    radius: &dyn Fn(u64) -> u32,
+) -> (Vec<u64>, Vec<(u64, u64)>) {
+    let mut searched = 0u64;
     let fingerprinter = Fingerprinter::new(FeatureOptions::default());
     let short = ShortTexts::new(&FeatureOptions::default());
     struct Held {
@@ -120,6 +132,8 @@ fn reference_in(
             kept.push(line);
             continue;
         }
+        searched += 1;
+        let k = radius(searched);
         let set = fingerprinter.feature_set_bytes(bytes);
         let short = short
             .fingerprint(bytes)
@@ -161,11 +175,11 @@ proptest! {
     fn dedup_keeps_what_brute_force_keeps(
         lines in corpus(),
         threshold in prop_oneof![Just(0.8), Just(0.6), 0.3f64..0.95],
-        k in prop_oneof![Just(DEFAULT_MAX_DISTANCE), Just(32u32), 0u32..32],
+        k in prop_oneof![Just(DEFAULT_SHORT_DISTANCE), Just(32u32), 0u32..32],
         block_bytes in prop_oneof![Just(1usize), Just(64), Just(1 << 20)],
     ) {
         let input: Vec<u8> = lines.iter().flat_map(|line| format!("{line}\n").into_bytes()).collect();
-        let options = DedupOptions { threshold, max_distance: k, ..DedupOptions::default() };
+        let options = DedupOptions { threshold, max_distance: Some(k), ..DedupOptions::default() };
         let (out, stats) = run(&input, &options, block_bytes);
         let (kept, dropped) = reference(&lines, threshold, k);
         let kept_lines: Vec<Vec<u8>> = kept
@@ -185,6 +199,57 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
+    /// A radius that narrows as the records come (the cost model's, here
+    /// scripted) is each record's own, counted in input order: the answer
+    /// is the greedy one at those radii, whatever the blocks.
+    #[test]
+    fn a_narrowing_radius_is_each_records_own_whatever_the_blocks(
+        lines in corpus(),
+        first in 8u32..33,
+        narrowing in proptest::collection::vec(0u32..33, 0..4),
+        block_bytes in prop_oneof![Just(1usize), Just(64), Just(1 << 20)],
+    ) {
+        let input: Vec<u8> = lines.iter().flat_map(|line| format!("{line}\n").into_bytes()).collect();
+        let options = DedupOptions::default();
+        let records = RecordOptions::default();
+        let blocks = RecordBlocks::with_block_bytes(&input[..], "stdin", &records, block_bytes);
+        let mut out = Collected::default();
+        let mut diag = Diagnostics::new(false);
+        let plan = RadiusPlan::scripted(first, &narrowing);
+        let stats =
+            dedup_blocks_with_plan(blocks, &records, &options, plan, &mut out, &mut diag).unwrap();
+        // The radius after the c-th record with features, c = 16, 32, ...
+        let radius = |j: u64| {
+            let mut k = first;
+            let mut checkpoint = plan::FIRST_CHECKPOINT;
+            for &next in &narrowing {
+                if checkpoint >= j {
+                    break;
+                }
+                k = k.min(next);
+                checkpoint *= 2;
+            }
+            k
+        };
+        let order: Vec<usize> = (0..lines.len()).collect();
+        let (kept, dropped) = reference_radii(&lines, &order, 0.8, &radius);
+        let kept_lines: Vec<Vec<u8>> = kept
+            .iter()
+            .map(|&line| lines[line as usize - 1].as_bytes().to_vec())
+            .collect();
+        prop_assert_eq!(&out.kept, &kept_lines);
+        let pairs: Vec<(u64, u64)> = out.dropped.iter().map(|&(a, b, _)| (a, b)).collect();
+        prop_assert_eq!(&pairs, &dropped);
+        let searched = lines.iter().filter(|line| {
+            Fingerprinter::new(FeatureOptions::default()).fingerprint_bytes(line.as_bytes()).features > 0
+        }).count() as u64;
+        prop_assert_eq!(stats.max_distance, radius(searched + 1));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
     /// Where the join of short texts is reordered (every few kept texts in
     /// tests) or given up (a small budget) does not depend on how the
     /// stream is cut into blocks, so neither does the answer.
@@ -192,11 +257,11 @@ proptest! {
     fn the_join_gives_the_same_answer_whatever_the_blocks(
         lines in corpus(),
         base in prop_oneof![Just(u64::MAX), 0u64..300],
-        k in prop_oneof![Just(DEFAULT_MAX_DISTANCE), Just(32u32)],
+        k in prop_oneof![Just(DEFAULT_SHORT_DISTANCE), Just(32u32)],
     ) {
         let input: Vec<u8> = lines.iter().flat_map(|line| format!("{line}\n").into_bytes()).collect();
         let join_budget = JoinBudget { base, per_short_text: 0 };
-        let options = DedupOptions { max_distance: k, join_budget, ..DedupOptions::default() };
+        let options = DedupOptions { max_distance: Some(k), join_budget, ..DedupOptions::default() };
         let (whole, stats) = run(&input, &options, 1 << 20);
         for block_bytes in [1, 64] {
             let (cut, cut_stats) = run(&input, &options, block_bytes);
@@ -219,10 +284,10 @@ proptest! {
     fn every_policy_is_the_greedy_answer_in_its_order(
         lines in corpus(),
         keep in prop_oneof![Just(Keep::Last), Just(Keep::Longest), Just(Keep::Shortest)],
-        k in prop_oneof![Just(DEFAULT_MAX_DISTANCE), Just(32u32)],
+        k in prop_oneof![Just(DEFAULT_SHORT_DISTANCE), Just(32u32)],
     ) {
         let input: Vec<u8> = lines.iter().flat_map(|line| format!("{line}\n").into_bytes()).collect();
-        let options = DedupOptions { keep, max_distance: k, ..DedupOptions::default() };
+        let options = DedupOptions { keep, max_distance: Some(k), ..DedupOptions::default() };
         let (out, stats) = run(&input, &options, 64);
         let mut order: Vec<usize> = (0..lines.len()).collect();
         match keep {
@@ -349,12 +414,13 @@ proptest! {
 
     /// dedup removes what scan calls near-duplicates: each file dropped
     /// forms a pair scan lists with the kept file it matched (same
-    /// Jaccard), and scan lists no pair of two kept files.
+    /// Jaccard), and scan lists no pair of two kept files. Without a k,
+    /// both take the cost model's (the same for a small corpus).
     #[test]
     fn dedup_agrees_with_scan(
         lines in corpus(),
         threshold in prop_oneof![Just(0.8), Just(0.6)],
-        k in prop_oneof![Just(DEFAULT_MAX_DISTANCE), Just(32u32)],
+        k in prop_oneof![Just(None), Just(Some(DEFAULT_SHORT_DISTANCE)), Just(Some(32u32))],
     ) {
         use crate::input::WalkOptions;
         use crate::jobs::scan::{Inputs, Mode, ScanOptions, scan};
@@ -368,7 +434,7 @@ proptest! {
                 features: FeatureOptions::default(),
                 walk: WalkOptions::default(),
                 mode: Mode::Verified { threshold },
-                max_distance: Some(k),
+                max_distance: k,
                 method: crate::search::Method::Exact,
                 window: crate::search::DEFAULT_WINDOW,
                 max_pairs: u64::MAX,

@@ -14,6 +14,7 @@ use crate::fingerprint::Fingerprint;
 use crate::report::Names;
 
 use super::filter::{Decision, Filter, Measured};
+use super::plan::RadiusPlan;
 use super::{DedupStats, Keep, Output, RecordName};
 
 /// Bytes of each spool held in memory before the rest goes to a file.
@@ -88,6 +89,7 @@ impl Gathered {
         self,
         keep: Keep,
         filter: &mut Filter,
+        plan: &mut RadiusPlan,
         output: &mut dyn Output,
         stats: &mut DedupStats,
     ) -> crate::Result<()> {
@@ -113,7 +115,12 @@ impl Gathered {
                 None
             };
             let measured = Measured { text, words, short };
-            match filter.decide(&measured).map_err(spool)? {
+            let decision = filter.decide(&measured).map_err(spool)?;
+            // The radius follows the order of the decisions.
+            if filter.measure().searched_by_words(&words) && plan.observe(&words) {
+                filter.narrow(plan.radius());
+            }
+            match decision {
                 Decision::Kept(Some(number)) => {
                     debug_assert_eq!(number as usize, kept_records.len());
                     kept_records.push(record);

@@ -19,7 +19,7 @@ mod collect;
 mod documents;
 mod joined;
 mod listing;
-mod radius;
+pub(crate) mod radius;
 pub mod regions;
 mod remembered;
 pub(crate) mod short;
@@ -512,6 +512,7 @@ fn space(
     };
     let workload = radius::Workload {
         fingerprints: &fingerprints,
+        count: fingerprints.len(),
         fresh: if only_long {
             long_entries
         } else {

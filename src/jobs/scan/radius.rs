@@ -103,8 +103,12 @@ pub struct Radius {
 /// choice is the same wherever the run happens.
 #[derive(Clone, Debug)]
 pub struct Workload<'a> {
-    /// The fingerprints to search (one per class of identical documents).
+    /// The fingerprints to search (one per class of identical documents),
+    /// or a sample of them: their distances stand for all.
     pub fingerprints: &'a [u64],
+    /// How many fingerprints are searched: `fingerprints.len()`, unless
+    /// they are a sample.
+    pub count: usize,
     /// How many of them are new: all, unless searched against a stored
     /// corpus (`scan --against`), where only pairs with a new one count.
     pub fresh: usize,
@@ -161,14 +165,20 @@ fn binomial_cdf(n: u32, p: f64, k: u32) -> f64 {
     sum.min(1.0)
 }
 
+/// The widest radius ever chosen: the first whose expected recall at
+/// `threshold` is near 1 (what a tiny corpus gets).
+pub fn widest(threshold: f64) -> u32 {
+    (0..=crate::search::MAX_DISTANCE)
+        .find(|&k| expected_recall(threshold, k) >= ENOUGH_RECALL)
+        .unwrap_or(crate::search::MAX_DISTANCE)
+}
+
 /// The largest k whose predicted cost fits the budget, up to the k whose
 /// expected recall is already near 1.
 pub fn choose(workload: &Workload<'_>, threshold: f64) -> Radius {
     let budget_seconds = workload.budget_seconds();
     let within = distance_shares(workload.fingerprints);
-    let ceiling = (0..=crate::search::MAX_DISTANCE)
-        .find(|&k| expected_recall(threshold, k) >= ENOUGH_RECALL)
-        .unwrap_or(crate::search::MAX_DISTANCE);
+    let ceiling = widest(threshold);
     let mut chosen = 0;
     for k in 1..=ceiling {
         if cost(workload, &within, k) > budget_seconds {
@@ -176,7 +186,7 @@ pub fn choose(workload: &Workload<'_>, threshold: f64) -> Radius {
         }
         chosen = k;
     }
-    if workload.fingerprints.len() <= SMALL_CORPUS {
+    if workload.count <= SMALL_CORPUS {
         let enough = (0..=ceiling)
             .find(|&k| expected_recall(threshold, k) >= SMALL_CORPUS_RECALL)
             .unwrap_or(ceiling);
@@ -203,7 +213,7 @@ pub fn given(workload: &Workload<'_>, threshold: f64, max_distance: u32) -> Radi
 
 /// Predicted core-seconds of search and verification at radius `k`.
 fn cost(workload: &Workload<'_>, within: &[f64; 65], k: u32) -> f64 {
-    let n = workload.fingerprints.len();
+    let n = workload.count;
     let fresh = workload.fresh.min(n);
     let against = fresh < n;
     let pairs = if against {
@@ -322,6 +332,7 @@ mod tests {
             .collect();
         let workload = Workload {
             fingerprints: &fingerprints,
+            count: fingerprints.len(),
             fresh: fingerprints.len(),
             mean_features: 300.0,
             bytes: 10_000 * 2_000,

@@ -1,0 +1,257 @@
+//! dedup's search radius when none is given: the scan's cost model
+//! (src/jobs/scan/radius.rs), asked again as the input grows.
+//!
+//! A stream cannot be measured before it is decided, so the radius is
+//! chosen for what is coming from what came: the first
+//! [`FIRST_CHECKPOINT`] records are searched within the radius the scan
+//! gives a small corpus at most (expected recall 0.9995 at the
+//! threshold); after the c-th record searched by word fingerprint, and
+//! again each time that count doubles, the radius for the next c records
+//! is the one the scan would choose for 2c documents like those seen (a
+//! sample of their fingerprints, their mean size and features). Deciding
+//! the next c records against up to 2c kept ones costs about what a scan
+//! of 2c documents does: both compare about 2c^2 pairs. The radius only
+//! narrows, so a table laid out for it stays exact.
+//!
+//! Everything is counted in input order, so the radius of each record,
+//! and the answer, do not depend on how the stream is cut into blocks or
+//! on the thread count. Inputs of up to 20,000 records get the scan's
+//! radius for a small corpus: the same near-duplicates as `simdup scan`.
+
+use crate::fingerprint::Fingerprint;
+use crate::jobs::scan::radius::{self, Workload};
+
+/// Records searched by word fingerprint before the radius is first
+/// chosen again (tests choose sooner).
+pub const FIRST_CHECKPOINT: u64 = if cfg!(test) { 16 } else { 1024 };
+
+/// Fingerprints kept to estimate how far apart records lie: every one up
+/// to this many, then every other one of those, and so on. All pairs of
+/// 2,048 are within what the cost model compares pair by pair.
+const SAMPLE: usize = 2048;
+
+/// The radius of dedup's searches by word fingerprint.
+#[derive(Clone, Debug)]
+pub struct RadiusPlan {
+    threshold: f64,
+    /// Given by the user: never changes.
+    fixed: bool,
+    /// The radius of the next record.
+    radius: u32,
+    /// The radius of the first records.
+    first: u32,
+    /// Records searched by word fingerprint so far.
+    searched: u64,
+    next_checkpoint: u64,
+    /// Every `step`-th of those records' fingerprints.
+    sample: Vec<u64>,
+    step: u64,
+    bytes: u64,
+    features: u64,
+    /// The record from which the radius is the current one, when it was
+    /// narrowed.
+    narrowed_from: Option<u64>,
+    /// Tests give the radius of each checkpoint instead (the cost model
+    /// narrows only past thousands of records).
+    #[cfg(test)]
+    script: Option<std::collections::VecDeque<u32>>,
+}
+
+impl RadiusPlan {
+    /// The radius `k`, whatever comes.
+    pub fn fixed(k: u32) -> RadiusPlan {
+        RadiusPlan {
+            fixed: true,
+            ..RadiusPlan::chosen(0.0, k)
+        }
+    }
+
+    /// The plan of a run: the radius given, or the cost model's.
+    pub fn for_options(options: &super::DedupOptions) -> RadiusPlan {
+        match options.max_distance {
+            Some(k) => RadiusPlan::fixed(k),
+            None => RadiusPlan::by_cost(options.threshold),
+        }
+    }
+
+    /// A radius chosen by the cost model for Jaccard `threshold`.
+    pub fn by_cost(threshold: f64) -> RadiusPlan {
+        RadiusPlan::chosen(threshold, radius::widest(threshold))
+    }
+
+    fn chosen(threshold: f64, first: u32) -> RadiusPlan {
+        RadiusPlan {
+            threshold,
+            fixed: false,
+            radius: first,
+            first,
+            searched: 0,
+            next_checkpoint: FIRST_CHECKPOINT,
+            sample: Vec::new(),
+            step: 1,
+            bytes: 0,
+            features: 0,
+            narrowed_from: None,
+            #[cfg(test)]
+            script: None,
+        }
+    }
+
+    /// A plan whose radius is `first`, then each of `next` in turn at the
+    /// checkpoints (tests).
+    #[cfg(test)]
+    pub fn scripted(first: u32, next: &[u32]) -> RadiusPlan {
+        RadiusPlan {
+            script: Some(next.iter().copied().collect()),
+            ..RadiusPlan::chosen(0.8, first)
+        }
+    }
+
+    /// The radius of the next record.
+    pub fn radius(&self) -> u32 {
+        self.radius
+    }
+
+    /// The radius of the first records.
+    pub fn first(&self) -> u32 {
+        self.first
+    }
+
+    /// The record (counting those searched by word fingerprint, from 1)
+    /// from which the current radius holds, if it was narrowed.
+    pub fn narrowed_from(&self) -> Option<u64> {
+        self.narrowed_from
+    }
+
+    /// Counts a record searched by word fingerprint (one with enough
+    /// features), in input order; true when the radius may change before
+    /// the next one (see [`RadiusPlan::radius`]).
+    pub fn observe(&mut self, words: &Fingerprint) -> bool {
+        if self.fixed {
+            return false;
+        }
+        if self.searched.is_multiple_of(self.step) {
+            if self.sample.len() == SAMPLE {
+                // Keep every other one, and take half as many from now on.
+                let kept: Vec<u64> = self.sample.iter().copied().step_by(2).collect();
+                self.sample = kept;
+                self.step *= 2;
+            }
+            if self.searched.is_multiple_of(self.step) {
+                self.sample.push(words.simhash);
+            }
+        }
+        self.searched += 1;
+        self.bytes = self.bytes.saturating_add(words.bytes);
+        self.features = self.features.saturating_add(words.features);
+        if self.searched < self.next_checkpoint {
+            return false;
+        }
+        self.next_checkpoint = self.next_checkpoint.saturating_mul(2);
+        let next = self.choose();
+        if next < self.radius {
+            self.radius = next;
+            self.narrowed_from = Some(self.searched + 1);
+        }
+        true
+    }
+
+    /// The scan's radius for twice the records seen, like them.
+    fn choose(&mut self) -> u32 {
+        #[cfg(test)]
+        if let Some(script) = &mut self.script {
+            return script.pop_front().unwrap_or(self.radius);
+        }
+        let seen = self.searched.max(1) as f64;
+        let count = self.searched.saturating_mul(2);
+        let workload = Workload {
+            fingerprints: &self.sample,
+            count: usize::try_from(count).unwrap_or(usize::MAX),
+            fresh: usize::try_from(count).unwrap_or(usize::MAX),
+            mean_features: self.features as f64 / seen,
+            bytes: (self.bytes as f64 / seen * count as f64) as u64,
+            documents: count,
+        };
+        radius::choose(&workload, self.threshold).max_distance
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fingerprint(simhash: u64) -> Fingerprint {
+        Fingerprint {
+            simhash,
+            features: 300,
+            bytes: 2_000,
+            content_hash: simhash,
+            feature_digest: simhash,
+        }
+    }
+
+    /// SplitMix64: spread-out fingerprints.
+    fn spread(i: u64) -> u64 {
+        let mut z = i.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    #[test]
+    fn a_given_radius_never_changes() {
+        let mut plan = RadiusPlan::fixed(6);
+        for i in 0..10_000 {
+            assert!(!plan.observe(&fingerprint(spread(i))));
+        }
+        assert_eq!((plan.radius(), plan.narrowed_from()), (6, None));
+    }
+
+    #[test]
+    fn small_inputs_get_the_small_corpus_radius_and_large_ones_narrow() {
+        let mut plan = RadiusPlan::by_cost(0.8);
+        let widest = plan.radius();
+        assert!(radius::expected_recall(0.8, widest) >= radius::SMALL_CORPUS_RECALL);
+        let mut last = widest;
+        let mut checkpoints = Vec::new();
+        for i in 0..400_000u64 {
+            if plan.observe(&fingerprint(spread(i))) {
+                checkpoints.push(i + 1);
+            }
+            assert!(plan.radius() <= last, "the radius only narrows");
+            last = plan.radius();
+            if i < radius::SMALL_CORPUS as u64 / 2 {
+                // Twice the records seen is still a small corpus.
+                assert!(
+                    radius::expected_recall(0.8, plan.radius()) >= radius::SMALL_CORPUS_RECALL,
+                    "{} at {i}",
+                    plan.radius()
+                );
+            }
+        }
+        assert_eq!(checkpoints[0], FIRST_CHECKPOINT);
+        assert!(checkpoints.windows(2).all(|w| w[1] == 2 * w[0]));
+        assert!(plan.radius() < widest, "{}", plan.radius());
+        assert!(plan.narrowed_from().is_some());
+        assert!(plan.sample.len() <= SAMPLE);
+    }
+
+    #[test]
+    fn crowded_records_narrow_sooner() {
+        // Records within a few bits of each other make every search
+        // return candidates: the model narrows for them before it does
+        // for spread-out ones.
+        let mut spread_plan = RadiusPlan::by_cost(0.8);
+        let mut crowded_plan = RadiusPlan::by_cost(0.8);
+        for i in 0..200_000u64 {
+            spread_plan.observe(&fingerprint(spread(i)));
+            crowded_plan.observe(&fingerprint(spread(i % 50) & !0xff));
+        }
+        assert!(
+            crowded_plan.radius() < spread_plan.radius(),
+            "{} vs {}",
+            crowded_plan.radius(),
+            spread_plan.radius()
+        );
+    }
+}
