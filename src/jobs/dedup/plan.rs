@@ -16,7 +16,9 @@
 //! Everything is counted in input order, so the radius of each record,
 //! and the answer, do not depend on how the stream is cut into blocks or
 //! on the thread count. Inputs of up to 20,000 records get the scan's
-//! radius for a small corpus: the same near-duplicates as `simdup scan`.
+//! radius for a small corpus (the same near-duplicates as `simdup scan`)
+//! unless it is predicted to cost more than [`FLOOR_SECONDS`]: then the
+//! widest radius predicted to cost no more.
 
 use crate::fingerprint::Fingerprint;
 use crate::jobs::scan::radius::{self, Workload};
@@ -24,6 +26,19 @@ use crate::jobs::scan::radius::{self, Workload};
 /// Records searched by word fingerprint before the radius is first
 /// chosen again (tests choose sooner).
 pub const FIRST_CHECKPOINT: u64 = if cfg!(test) { 16 } else { 1024 };
+
+/// The scan gives a small corpus the radius of expected recall 0.999
+/// whatever it costs, as its verification costs seconds at most. The
+/// start of a stream is no small corpus: at a low threshold (k = 29 at
+/// 0.5), 16,384 generated documents were predicted at 69 core-seconds,
+/// and dedup of 100,000 took 17 s for a radius the scan of all of them
+/// does not pay (1 s, k = 11). So when that radius is predicted to cost
+/// more than this many core-seconds, the widest one predicted to cost no
+/// more is taken: 5.6 s there; on the Debian docs at 0.5, 3.5 s and 0.989
+/// of the exact drops, where the floor took 8 s for 0.999. (The
+/// prediction is the scan's; dedup verified those docs at k = 29 in 8 s
+/// where 16,384 of them were predicted at 111.)
+const FLOOR_SECONDS: f64 = 10.0;
 
 /// Fingerprints kept to estimate how far apart records lie: every one up
 /// to this many, then every other one of those, and so on. All pairs of
@@ -172,7 +187,13 @@ impl RadiusPlan {
             bytes: (self.bytes as f64 / seen * count as f64) as u64,
             documents: count,
         };
-        radius::choose(&workload, self.threshold).max_distance
+        let chosen = radius::choose(&workload, self.threshold);
+        if chosen.predicted_seconds <= chosen.budget_seconds.max(FLOOR_SECONDS) {
+            return chosen.max_distance;
+        }
+        // The floor costs too much: the widest radius that does not.
+        let budget = chosen.budget_seconds.max(FLOOR_SECONDS);
+        radius::choose_within(&workload, self.threshold, budget, false).max_distance
     }
 }
 
@@ -234,6 +255,20 @@ mod tests {
         assert!(plan.radius() < widest, "{}", plan.radius());
         assert!(plan.narrowed_from().is_some());
         assert!(plan.sample.len() <= SAMPLE);
+    }
+
+    #[test]
+    fn the_floor_gives_way_where_it_costs_too_much() {
+        // At 0.5 the floor is k = 29 or so: a tenth of all pairs of
+        // unrelated fingerprints would be candidates.
+        let mut plan = RadiusPlan::by_cost(0.5);
+        let floor = plan.radius();
+        for i in 0..8_192u64 {
+            plan.observe(&fingerprint(spread(i)));
+        }
+        assert!(plan.radius() < floor, "{} vs {floor}", plan.radius());
+        // Not to the budget's: to the widest within FLOOR_SECONDS.
+        assert!(plan.radius() > floor / 2, "{}", plan.radius());
     }
 
     #[test]

@@ -174,9 +174,27 @@ pub fn widest(threshold: f64) -> u32 {
 }
 
 /// The largest k whose predicted cost fits the budget, up to the k whose
-/// expected recall is already near 1.
+/// expected recall is already near 1; for a small corpus, at least the k
+/// of [`SMALL_CORPUS_RECALL`].
 pub fn choose(workload: &Workload<'_>, threshold: f64) -> Radius {
     let budget_seconds = workload.budget_seconds();
+    choose_within(
+        workload,
+        threshold,
+        budget_seconds,
+        workload.count <= SMALL_CORPUS,
+    )
+}
+
+/// The largest k whose predicted cost fits `budget_seconds`, up to the k
+/// whose expected recall is already near 1, and with `floor` at least
+/// the k of [`SMALL_CORPUS_RECALL`].
+pub fn choose_within(
+    workload: &Workload<'_>,
+    threshold: f64,
+    budget_seconds: f64,
+    floor: bool,
+) -> Radius {
     let within = distance_shares(workload.fingerprints);
     let ceiling = widest(threshold);
     let mut chosen = 0;
@@ -186,7 +204,7 @@ pub fn choose(workload: &Workload<'_>, threshold: f64) -> Radius {
         }
         chosen = k;
     }
-    if workload.count <= SMALL_CORPUS {
+    if floor {
         let enough = (0..=ceiling)
             .find(|&k| expected_recall(threshold, k) >= SMALL_CORPUS_RECALL)
             .unwrap_or(ceiling);
