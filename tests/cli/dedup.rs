@@ -282,6 +282,12 @@ fn blank_lines_are_kept() {
     dir.create("blank.txt", "a line of text\n\n\na line of text\n\n");
     let output = dir.simdup().args(["dedup", "blank.txt"]).output().unwrap();
     assert_eq!(stdout(&output), "a line of text\n\n\n\n");
+    // Only short texts were searched: the summary says how, and no more.
+    let summary = stderr(&output);
+    assert!(
+        summary.contains("Jaccard >= 0.8, short texts every pair (exact join);"),
+        "{summary}"
+    );
 }
 
 #[test]

@@ -183,7 +183,7 @@ pub struct DedupStats {
     /// Short texts searched (compared with kept short texts by character
     /// pairs).
     pub short_texts: u64,
-    /// Records read that are not short texts (empty ones included).
+    /// Records searched by word fingerprint that are not short texts.
     pub long_texts: u64,
     /// How many short texts had been searched when the exact join was
     /// given up for fingerprints within k (`None`: every short text was
@@ -489,7 +489,7 @@ impl Run {
         };
         self.stats.read += 1;
         self.stats.bytes += measured.words.bytes;
-        if measured.short.is_none() {
+        if measured.short.is_none() && self.filter.measure().searched_by_words(&measured.words) {
             self.stats.long_texts += 1;
         }
         if let Some(gathered) = self.gathered.as_mut() {
