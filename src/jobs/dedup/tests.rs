@@ -168,6 +168,23 @@ fn reference_radii(
     (kept, dropped)
 }
 
+/// Whether a run wrote what the reference decided: the kept lines, and
+/// each dropped line with the kept one it matched.
+fn same_as_reference(
+    out: &Collected,
+    lines: &[String],
+    (kept, dropped): (Vec<u64>, Vec<(u64, u64)>),
+) -> Result<(), TestCaseError> {
+    let kept_lines: Vec<Vec<u8>> = kept
+        .iter()
+        .map(|&line| lines[line as usize - 1].as_bytes().to_vec())
+        .collect();
+    prop_assert_eq!(&out.kept, &kept_lines);
+    let pairs: Vec<(u64, u64)> = out.dropped.iter().map(|&(a, b, _)| (a, b)).collect();
+    prop_assert_eq!(&pairs, &dropped);
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
@@ -181,14 +198,7 @@ proptest! {
         let input: Vec<u8> = lines.iter().flat_map(|line| format!("{line}\n").into_bytes()).collect();
         let options = DedupOptions { threshold, max_distance: Some(k), ..DedupOptions::default() };
         let (out, stats) = run(&input, &options, block_bytes);
-        let (kept, dropped) = reference(&lines, threshold, k);
-        let kept_lines: Vec<Vec<u8>> = kept
-            .iter()
-            .map(|&line| lines[line as usize - 1].as_bytes().to_vec())
-            .collect();
-        prop_assert_eq!(&out.kept, &kept_lines);
-        let pairs: Vec<(u64, u64)> = out.dropped.iter().map(|&(a, b, _)| (a, b)).collect();
-        prop_assert_eq!(&pairs, &dropped);
+        same_as_reference(&out, &lines, reference(&lines, threshold, k))?;
         prop_assert!(out.dropped.iter().all(|&(_, _, j)| j >= threshold && j <= 1.0));
         prop_assert_eq!(stats.read, lines.len() as u64);
         prop_assert_eq!(stats.kept + stats.dropped, stats.read);
@@ -232,14 +242,7 @@ proptest! {
             k
         };
         let order: Vec<usize> = (0..lines.len()).collect();
-        let (kept, dropped) = reference_radii(&lines, &order, 0.8, &radius);
-        let kept_lines: Vec<Vec<u8>> = kept
-            .iter()
-            .map(|&line| lines[line as usize - 1].as_bytes().to_vec())
-            .collect();
-        prop_assert_eq!(&out.kept, &kept_lines);
-        let pairs: Vec<(u64, u64)> = out.dropped.iter().map(|&(a, b, _)| (a, b)).collect();
-        prop_assert_eq!(&pairs, &dropped);
+        same_as_reference(&out, &lines, reference_radii(&lines, &order, 0.8, &radius))?;
         let searched = lines.iter().filter(|line| {
             Fingerprinter::new(FeatureOptions::default()).fingerprint_bytes(line.as_bytes()).features > 0
         }).count() as u64;
@@ -296,14 +299,7 @@ proptest! {
             Keep::Shortest => order.sort_by_key(|&i| (lines[i].len(), i)),
             Keep::First => {}
         }
-        let (kept, dropped) = reference_in(&lines, &order, 0.8, k);
-        let kept_lines: Vec<Vec<u8>> = kept
-            .iter()
-            .map(|&line| lines[line as usize - 1].as_bytes().to_vec())
-            .collect();
-        prop_assert_eq!(&out.kept, &kept_lines);
-        let pairs: Vec<(u64, u64)> = out.dropped.iter().map(|&(a, b, _)| (a, b)).collect();
-        prop_assert_eq!(&pairs, &dropped);
+        same_as_reference(&out, &lines, reference_in(&lines, &order, 0.8, k))?;
         prop_assert_eq!(stats.kept + stats.dropped, stats.read);
     }
 }

@@ -791,34 +791,25 @@ fn collect(
             options: record_options,
             file,
         } => {
-            let keep_texts = matches!(options.mode, Mode::Verified { .. });
-            match file {
-                None => collect::collect_records(
-                    std::io::stdin(),
-                    crate::error::STDIN,
-                    record_options,
-                    measures,
-                    documents,
-                    diag,
-                    keep_texts,
-                    options.progress,
-                ),
+            let (reader, name): (Box<dyn std::io::Read + Send>, String) = match file {
+                None => (Box::new(std::io::stdin()), crate::error::STDIN.to_string()),
                 Some(path) => {
                     let name = path.display().to_string();
-                    let reader =
+                    let file =
                         std::fs::File::open(path).map_err(|error| Error::io_named(&name, error))?;
-                    collect::collect_records(
-                        reader,
-                        &name,
-                        record_options,
-                        measures,
-                        documents,
-                        diag,
-                        keep_texts,
-                        options.progress,
-                    )
+                    (Box::new(file), name)
                 }
-            }
+            };
+            collect::collect_records(
+                reader,
+                &name,
+                record_options,
+                measures,
+                documents,
+                diag,
+                matches!(options.mode, Mode::Verified { .. }),
+                options.progress,
+            )
         }
         Inputs::Fingerprints(files) => {
             let declared = collect::collect_saved(files, documents, diag)?;
