@@ -640,6 +640,18 @@ mod tests {
         assert_finds_exactly_from(index, fingerprints, 0, k);
     }
 
+    /// A linear congruential generator from `seed`, its high bits folded
+    /// down.
+    fn pseudo_random(seed: u64) -> impl FnMut() -> u64 {
+        let mut state = seed;
+        move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            state ^ state >> 29
+        }
+    }
+
     /// The same from entry `from` on (those before it are in the index).
     fn assert_finds_exactly_from(index: &mut Index, fingerprints: &[u64], from: usize, k: u32) {
         for (at, &fingerprint) in fingerprints.iter().enumerate().skip(from) {
@@ -693,13 +705,7 @@ mod tests {
     fn a_narrowed_index_finds_exactly_the_entries_within_its_new_distance() {
         // Visits priced low, so reviews rebuild within a small test.
         let mut index = Index::growing(12, 1.0);
-        let mut state = 7u64;
-        let mut next = move || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            state ^ state >> 29
-        };
+        let mut next = pseudo_random(7);
         // Clusters of near copies, so that some lie within each distance.
         let fingerprints: Vec<u64> = (0..12_000)
             .map(|i| {
@@ -726,13 +732,7 @@ mod tests {
         // Table visits priced low, so it grows within a small test.
         let mut index = Index::growing(k, 1.0);
         assert_eq!(index.blocks(), k + 1);
-        let mut state = 1u64;
-        let mut next = move || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            state ^ state >> 29
-        };
+        let mut next = pseudo_random(1);
         let fingerprints: Vec<u64> = (0..40_000).map(|_| next()).collect();
         for (at, &fingerprint) in fingerprints.iter().enumerate() {
             index.insert(fingerprint, at as u32);
