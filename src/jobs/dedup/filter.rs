@@ -84,6 +84,19 @@ pub struct Ahead {
     pub candidates: Vec<(u32, Space)>,
     /// Its character pairs, if they were measured for the search.
     pub set: Vec<u64>,
+    /// The candidates compared already (`None`: a kept text could not be
+    /// read; the deciding thread compares them again and reports it).
+    pub checked: Option<Checked>,
+}
+
+/// What comparing a record with its candidates found.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Checked {
+    /// The earliest candidate that reaches the threshold, and their
+    /// Jaccard.
+    pub near: Option<(u32, f64)>,
+    /// Candidates compared (up to that one).
+    pub compared: u64,
 }
 
 /// How a record measures: computed on the workers.
@@ -399,11 +412,17 @@ impl Filter {
         self.main.query(record, &probe, scratch, &mut candidates);
         candidates.sort_unstable();
         candidates.dedup();
+        let (near, compared) = self.first_near(record, &set, &candidates);
+        let checked = near.ok().map(|near| Checked { near, compared });
         let set = match set {
             Cow::Owned(set) => set,
             Cow::Borrowed(_) => Vec::new(),
         };
-        Some(Ahead { candidates, set })
+        Some(Ahead {
+            candidates,
+            set,
+            checked,
+        })
     }
 
     /// The character pairs the join needs of `record`: none when it is
@@ -443,7 +462,10 @@ impl Filter {
         }
         // The character pairs: measured ahead, with the record, or now.
         let (found, ahead_set) = match found {
-            Some(Ahead { candidates, set }) => (Some(candidates), set),
+            Some(mut ahead) => {
+                let set = std::mem::take(&mut ahead.set);
+                (Some(ahead), set)
+            }
             None => (None, Vec::new()),
         };
         let set = if ahead_set.is_empty() {
@@ -461,17 +483,30 @@ impl Filter {
         self.keep(record, &set, key, exact_only).map(Decision::Kept)
     }
 
-    /// The earliest kept record within k that reaches the threshold.
+    /// The earliest kept record within k that reaches the threshold;
+    /// `found`: the candidates among the records kept before the block,
+    /// and what comparing them found, if they were searched ahead.
     fn search(
         &mut self,
         record: &Measured,
         probe: &Probe<'_>,
-        found: Option<Vec<(u32, Space)>>,
+        found: Option<Ahead>,
     ) -> io::Result<Option<(u32, f64)>> {
         let mut candidates = std::mem::take(&mut self.scratch);
         candidates.clear();
         match found {
-            Some(found) if !self.ahead_stale => candidates.extend(found),
+            Some(Ahead {
+                checked: Some(checked),
+                ..
+            }) if !self.ahead_stale => {
+                self.candidates += checked.compared;
+                if checked.near.is_some() {
+                    self.scratch = candidates;
+                    return Ok(checked.near);
+                }
+                // None before the block: those kept in it may be.
+            }
+            Some(ahead) if !self.ahead_stale => candidates.extend(ahead.candidates),
             _ => {
                 if record.short.is_none() {
                     self.main.build_short_words();
@@ -489,47 +524,55 @@ impl Filter {
         }
         candidates.sort_unstable();
         candidates.dedup();
+        let (answer, compared) = self.first_near(record, probe.set, &candidates);
+        self.candidates += compared;
+        self.scratch = candidates;
+        answer
+    }
+
+    /// Compares `record` with `candidates` (kept records, sorted) in turn
+    /// until one reaches the threshold; `chars`: its character pairs, if
+    /// measured. Read-only, so the candidates of a block are compared on
+    /// every core; returns the candidates compared too.
+    fn first_near(
+        &self,
+        record: &Measured,
+        chars: &[u64],
+        candidates: &[(u32, Space)],
+    ) -> (io::Result<Option<(u32, f64)>>, u64) {
         let mut sets: [Option<Vec<u64>>; 2] = [None, None];
-        let mut answer = Ok(None);
-        for &(kept, space) in &candidates {
-            self.candidates += 1;
+        let mut compared = 0;
+        for &(kept, space) in candidates {
+            compared += 1;
             let slot = space as usize;
             if sets[slot].is_none() {
                 let set = match space {
-                    Space::Chars if !probe.set.is_empty() => Ok(probe.set.to_vec()),
+                    Space::Chars if !chars.is_empty() => Ok(chars.to_vec()),
                     _ => feature_set(&self.measure, self.by_path, &record.text, space),
                 };
                 match set {
                     Ok(set) => sets[slot] = Some(set),
-                    Err(error) => {
-                        answer = Err(error);
-                        break;
-                    }
+                    Err(error) => return (Err(error), compared),
                 }
             }
             let (texts, measure, by_path) = (&self.texts, &self.measure, self.by_path);
-            let theirs =
-                match self
-                    .kept_sets
-                    .get_or_make(u64::from(kept) << 1 | slot as u64, || {
-                        texts
-                            .get(kept as usize)
-                            .and_then(|text| feature_set(measure, by_path, &text, space))
-                    }) {
-                    Ok(set) => set,
-                    Err(error) => {
-                        answer = Err(error);
-                        break;
-                    }
-                };
+            let theirs = self
+                .kept_sets
+                .get_or_make(u64::from(kept) << 1 | slot as u64, || {
+                    texts
+                        .get(kept as usize)
+                        .and_then(|text| feature_set(measure, by_path, &text, space))
+                });
+            let theirs = match theirs {
+                Ok(set) => set,
+                Err(error) => return (Err(error), compared),
+            };
             let ours = sets[slot].as_deref().unwrap_or_default();
-            if let Verdict::Near(jaccard) = decide(ours, theirs, self.threshold) {
-                answer = Ok(Some((kept, jaccard)));
-                break;
+            if let Verdict::Near(jaccard) = decide(ours, &theirs, self.threshold) {
+                return (Ok(Some((kept, jaccard))), compared);
             }
         }
-        self.scratch = candidates;
-        answer
+        (Ok(None), compared)
     }
 
     /// Holds a kept record.

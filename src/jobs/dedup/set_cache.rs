@@ -10,7 +10,7 @@
 //! what the old one held is dropped. The cache changes the time, never
 //! the answer.
 
-use std::io;
+use std::sync::{Arc, Mutex};
 
 use super::index::MixMap;
 
@@ -21,12 +21,22 @@ use super::index::MixMap;
 /// and 8 s with this.
 pub const SET_CACHE_MEMORY: usize = 256 << 20;
 
-/// Sets by key, within a memory budget.
+/// A feature set, shared by the cache and its readers.
+pub type Set = Arc<[u64]>;
+
+/// Sets by key, within a memory budget; shared by the threads that verify
+/// candidates (a set missing is made outside the lock, so two threads may
+/// make the same one: the same set).
 #[derive(Debug)]
 pub struct SetCache {
+    generations: Mutex<Generations>,
+}
+
+#[derive(Debug)]
+struct Generations {
     budget: usize,
-    young: MixMap<Vec<u64>>,
-    old: MixMap<Vec<u64>>,
+    young: MixMap<Set>,
+    old: MixMap<Set>,
     young_bytes: usize,
 }
 
@@ -34,33 +44,60 @@ impl SetCache {
     /// An empty cache of at most `budget` bytes of sets.
     pub fn new(budget: usize) -> SetCache {
         SetCache {
-            budget,
-            young: MixMap::default(),
-            old: MixMap::default(),
-            young_bytes: 0,
+            generations: Mutex::new(Generations {
+                budget,
+                young: MixMap::default(),
+                old: MixMap::default(),
+                young_bytes: 0,
+            }),
         }
     }
 
     /// The set of `key`, made by `make` unless held.
-    pub fn get_or_make(
-        &mut self,
+    pub fn get_or_make<E>(
+        &self,
         key: u64,
-        make: impl FnOnce() -> io::Result<Vec<u64>>,
-    ) -> io::Result<&[u64]> {
-        if !self.young.contains_key(&key) {
-            let set = match self.old.remove(&key) {
-                Some(set) => set,
-                None => make()?,
-            };
-            let bytes = set.len() * size_of::<u64>();
-            if self.young_bytes + bytes > self.budget / 2 {
-                self.old = std::mem::take(&mut self.young);
-                self.young_bytes = 0;
-            }
-            self.young_bytes += bytes;
-            self.young.insert(key, set);
+        make: impl FnOnce() -> Result<Vec<u64>, E>,
+    ) -> Result<Set, E> {
+        if let Some(set) = self.lock().get(key) {
+            return Ok(set);
         }
-        Ok(self.young.get(&key).map_or(&[][..], |set| &set[..]))
+        let set: Set = make()?.into();
+        self.lock().insert(key, Arc::clone(&set));
+        Ok(set)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Generations> {
+        self.generations
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+impl Generations {
+    /// The set of `key`, moved to the young generation if it was old.
+    fn get(&mut self, key: u64) -> Option<Set> {
+        if let Some(set) = self.young.get(&key) {
+            return Some(Arc::clone(set));
+        }
+        let set = self.old.remove(&key)?;
+        self.insert(key, Arc::clone(&set));
+        Some(set)
+    }
+
+    /// Adds to the young generation (unless there already), which becomes
+    /// the old one first if the set would take it past half the budget.
+    fn insert(&mut self, key: u64, set: Set) {
+        if self.young.contains_key(&key) {
+            return;
+        }
+        let bytes = set.len() * size_of::<u64>();
+        if self.young_bytes + bytes > self.budget / 2 {
+            self.old = std::mem::take(&mut self.young);
+            self.young_bytes = 0;
+        }
+        self.young_bytes += bytes;
+        self.young.insert(key, set);
     }
 }
 
@@ -68,19 +105,21 @@ impl SetCache {
 mod tests {
     use super::*;
 
+    type Made = Result<Vec<u64>, String>;
+
     #[test]
     fn a_set_is_made_once_while_it_is_met_often() {
-        let mut cache = SetCache::new(1024);
+        let cache = SetCache::new(1024);
         let mut made = 0;
         for round in 0..50u64 {
             for key in [1, 2, 3] {
                 let set = cache
-                    .get_or_make(key, || {
+                    .get_or_make(key, || -> Made {
                         made += 1;
                         Ok(vec![key; 8])
                     })
                     .unwrap();
-                assert_eq!(set, vec![key; 8], "round {round}");
+                assert_eq!(&set[..], vec![key; 8], "round {round}");
             }
         }
         assert_eq!(made, 3);
@@ -88,15 +127,18 @@ mod tests {
 
     #[test]
     fn memory_stays_within_the_budget() {
-        let mut cache = SetCache::new(64 * 8);
+        let cache = SetCache::new(64 * 8);
         for key in 0..1000u64 {
-            let set = cache.get_or_make(key, || Ok(vec![key; 8])).unwrap();
-            assert_eq!(set, vec![key; 8]);
-            let held: usize = cache
+            let set = cache
+                .get_or_make(key, || -> Made { Ok(vec![key; 8]) })
+                .unwrap();
+            assert_eq!(&set[..], vec![key; 8]);
+            let generations = cache.lock();
+            let held: usize = generations
                 .young
                 .values()
-                .chain(cache.old.values())
-                .map(Vec::len)
+                .chain(generations.old.values())
+                .map(|set| set.len())
                 .sum();
             assert!(held * 8 <= 64 * 8, "{held}");
         }
@@ -104,7 +146,7 @@ mod tests {
         let mut made = Vec::new();
         for key in [999, 0] {
             cache
-                .get_or_make(key, || {
+                .get_or_make(key, || -> Made {
                     made.push(key);
                     Ok(vec![key; 8])
                 })
@@ -115,12 +157,33 @@ mod tests {
 
     #[test]
     fn a_failure_to_make_a_set_is_returned_and_not_held() {
-        let mut cache = SetCache::new(1024);
+        let cache = SetCache::new(1024);
         assert!(
             cache
-                .get_or_make(7, || Err(io::Error::other("gone")))
+                .get_or_make(7, || -> Made { Err("gone".into()) })
                 .is_err()
         );
-        assert_eq!(cache.get_or_make(7, || Ok(vec![1])).unwrap(), [1]);
+        assert_eq!(
+            &cache.get_or_make(7, || -> Made { Ok(vec![1]) }).unwrap()[..],
+            [1]
+        );
+    }
+
+    #[test]
+    fn threads_share_it() {
+        let cache = SetCache::new(1 << 20);
+        std::thread::scope(|scope| {
+            for _ in 0..4 {
+                scope.spawn(|| {
+                    for key in 0..100u64 {
+                        let set = cache
+                            .get_or_make(key, || -> Made { Ok(vec![key; 4]) })
+                            .unwrap();
+                        assert_eq!(&set[..], vec![key; 4]);
+                    }
+                });
+            }
+        });
+        assert_eq!(cache.lock().young.len(), 100);
     }
 }
