@@ -287,10 +287,12 @@ proptest! {
     fn every_policy_is_the_greedy_answer_in_its_order(
         lines in corpus(),
         keep in prop_oneof![Just(Keep::Last), Just(Keep::Longest), Just(Keep::Shortest)],
-        k in prop_oneof![Just(DEFAULT_SHORT_DISTANCE), Just(32u32)],
+        given in prop_oneof![Just(None), Just(Some(DEFAULT_SHORT_DISTANCE)), Just(Some(32u32))],
     ) {
         let input: Vec<u8> = lines.iter().flat_map(|line| format!("{line}\n").into_bytes()).collect();
-        let options = DedupOptions { keep, max_distance: Some(k), ..DedupOptions::default() };
+        let options = DedupOptions { keep, max_distance: given, ..DedupOptions::default() };
+        // Without a k, so few records keep the widest radius.
+        let k = given.unwrap_or(crate::jobs::scan::radius::widest(0.8));
         let (out, stats) = run(&input, &options, 64);
         let mut order: Vec<usize> = (0..lines.len()).collect();
         match keep {
