@@ -40,7 +40,7 @@ use crate::verify::{Verdict, decide};
 use super::super::scan::{Prefix, ShortTexts};
 use super::index::MixMap;
 use super::indexes::{Indexes, Recent, Space};
-use super::set_cache::{SET_CACHE_MEMORY, SetCache};
+use super::set_cache::{SET_CACHE_MEMORY, Set, SetCache};
 use super::short_join::{JoinBudget, Probe, ShortJoin};
 use crate::verify::join::JoinScratch;
 
@@ -556,13 +556,19 @@ impl Filter {
                 }
             }
             let (texts, measure, by_path) = (&self.texts, &self.measure, self.by_path);
-            let theirs = self
-                .kept_sets
-                .get_or_make(u64::from(kept) << 1 | slot as u64, || {
-                    texts
-                        .get(kept as usize)
-                        .and_then(|text| feature_set(measure, by_path, &text, space))
-                });
+            let measure_kept = || {
+                texts
+                    .get(kept as usize)
+                    .and_then(|text| feature_set(measure, by_path, &text, space))
+            };
+            // A short text is measured again in a microsecond or two, and
+            // is seldom met twice: only longer ones are held.
+            let theirs = match space {
+                Space::Chars if !by_path => measure_kept().map(Set::from),
+                _ => self
+                    .kept_sets
+                    .get_or_make(u64::from(kept) << 1 | slot as u64, measure_kept),
+            };
             let theirs = match theirs {
                 Ok(set) => set,
                 Err(error) => return (Err(error), compared),
