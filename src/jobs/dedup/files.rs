@@ -16,7 +16,7 @@ use crate::input::{Outcome, PathSeparator, Walk, WalkOptions, read_path_list};
 use crate::parallel::for_each_ordered;
 
 use super::filter::Measured;
-use super::plan::RadiusPlan;
+use super::plan::Radii;
 use super::{DedupOptions, DedupStats, Output, RecordName, Run};
 
 /// Where the files come from.
@@ -49,7 +49,7 @@ pub fn dedup_files(
         Files::Paths(paths) => paths.clone(),
         Files::FilesFrom { list, separator } => read_list(list, *separator)?,
     };
-    let mut run = Run::new(options, RadiusPlan::for_options(options), true, true)?;
+    let mut run = Run::new(options, Radii::for_options(options), true, true)?;
     let measure = run.filter.measure().clone();
     let mut number = 0u64;
     for_each_ordered(
@@ -83,7 +83,7 @@ pub fn dedup_files(
                     let checkpoint = run.observe(&record);
                     let taken = run.take(record, &path, None, output, diag);
                     if checkpoint {
-                        run.filter.narrow(run.plan.radius());
+                        run.radii.apply(&mut run.filter);
                     }
                     taken
                 }

@@ -22,7 +22,7 @@
 //! [`TEXT_MEMORY`] bytes in all, then in an anonymous temporary file) with
 //! 4 bytes of length; a digest map entry (about 24 bytes); one
 //! [`Index`](super::index::Index) entry by word fingerprint (12 bytes per table, k + 1 to
-//! k + 4 tables: 84 to 120 bytes at the default k = 6); for a short text,
+//! k + 4 tables: 84 to 120 bytes at k = 6); for a short text,
 //! while the join lasts, 8 bytes per character pair of its join prefix
 //! (about a fifth of them at 0.8, plus one) and 56 more, and after it one
 //! more [`Index`](super::index::Index) entry by character-pair fingerprint; and its name
@@ -346,6 +346,21 @@ impl Filter {
         self.max_distance = self.max_distance.min(max_distance);
         self.main.narrow(max_distance);
         self.recent.narrow(max_distance);
+    }
+
+    /// The radius of searches of short texts by character-pair
+    /// fingerprint.
+    pub fn chars_distance(&self) -> u32 {
+        self.chars_distance
+    }
+
+    /// Searches short texts by character-pair fingerprint within
+    /// `chars_distance` from now on, if that is narrower (between blocks).
+    pub fn narrow_chars(&mut self, chars_distance: u32) {
+        debug_assert!(!self.in_block, "narrowed inside a block");
+        self.chars_distance = self.chars_distance.min(chars_distance);
+        self.main.narrow_chars(chars_distance);
+        self.recent.narrow_chars(chars_distance);
     }
 
     /// The text (or path) of kept record `kept`.

@@ -110,6 +110,15 @@ impl Indexes {
         }
     }
 
+    /// Searches short texts by character-pair fingerprint within
+    /// `chars_distance` from now on, if that is narrower.
+    pub fn narrow_chars(&mut self, chars_distance: u32) {
+        self.chars_distance = self.chars_distance.min(chars_distance);
+        if let Chars::Fingerprints(index) = &mut self.chars {
+            index.narrow(chars_distance);
+        }
+    }
+
     /// Finds kept short texts by the join of `postings` from now on.
     pub fn join_short_texts(&mut self, postings: Postings) {
         self.chars = Chars::Joined(postings);

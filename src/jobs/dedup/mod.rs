@@ -15,8 +15,8 @@
 //! within k bits and reaches the Jaccard threshold. Unless given, k is
 //! the scan's cost model's, chosen again as the input grows ([`plan`]).
 //! Short texts are joined exactly; once that costs too much, they are
-//! searched by fingerprint within [`DEFAULT_SHORT_DISTANCE`] (or the k
-//! given).
+//! searched by character-pair fingerprint within a radius planned the
+//! same way on them (or the k given).
 
 mod files;
 pub mod filter;
@@ -42,22 +42,12 @@ use crate::report::Names;
 use crate::verify::join::JoinScratch;
 
 use filter::{Ahead, Decision, Filter, Measure, Measured};
-use plan::RadiusPlan;
+use plan::Radii;
 use short_join::JoinBudget;
 
 /// Blocks with fewer records are searched ahead on this thread alone
 /// (tests split even tiny blocks, to exercise the threads).
 const SEARCH_AHEAD_MIN: usize = if cfg!(test) { 2 } else { 256 };
-
-/// The radius of the search of short texts by character-pair
-/// fingerprint, once their exact join costs too much, when no k is
-/// given. It comes to that only on long streams of one-line texts (10^5
-/// address lines give the join up after 26,647), whose fingerprints
-/// crowd: the index scans k + 1 buckets of about n / 2^(64 / (k + 1))
-/// kept fingerprints and more, so its cost grows fast with k. On 10^5
-/// address lines with 10% planted near-copies, k = 6 dropped 94.5% of
-/// what k = 8 dropped in half the time.
-pub const DEFAULT_SHORT_DISTANCE: u32 = 6;
 
 /// Which record of a set of near-copies survives.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -83,8 +73,7 @@ pub struct DedupOptions {
     /// The least Jaccard of a near-duplicate, 0 to 1.
     pub threshold: f64,
     /// The search radius k (0 to 32) of every search; `None`: the cost
-    /// model's ([`plan`]) by word fingerprint, [`DEFAULT_SHORT_DISTANCE`]
-    /// by character pairs.
+    /// model's ([`plan`]).
     pub max_distance: Option<u32>,
     /// Records with fewer features are matched by exact content only.
     pub min_features: u64,
@@ -220,21 +209,21 @@ fn dedup_blocks<R: Read + Send>(
     output: &mut dyn Output,
     diag: &mut Diagnostics,
 ) -> crate::Result<DedupStats> {
-    let plan = RadiusPlan::for_options(options);
-    dedup_blocks_with_plan(blocks, records, options, plan, output, diag)
+    let radii = Radii::for_options(options);
+    dedup_blocks_with_radii(blocks, records, options, radii, output, diag)
 }
 
-/// [`dedup_blocks`] with the radius of `plan`.
-fn dedup_blocks_with_plan<R: Read + Send>(
+/// [`dedup_blocks`] with the radii of `radii`.
+fn dedup_blocks_with_radii<R: Read + Send>(
     blocks: RecordBlocks<R>,
     records: &RecordOptions,
     options: &DedupOptions,
-    plan: RadiusPlan,
+    radii: Radii,
     output: &mut dyn Output,
     diag: &mut Diagnostics,
 ) -> crate::Result<DedupStats> {
     let started = Instant::now();
-    let mut run = Run::new(options, plan, records.id_field.is_some(), false)?;
+    let mut run = Run::new(options, radii, records.id_field.is_some(), false)?;
     let measure = run.filter.measure().clone();
     for_each_ordered(
         blocks,
@@ -275,8 +264,8 @@ fn dedup_blocks_with_plan<R: Read + Send>(
 /// The state of a run on the deciding thread.
 struct Run {
     filter: Filter,
-    /// The radius of the search by word fingerprint, record by record.
-    plan: RadiusPlan,
+    /// The radii of the searches, record by record.
+    radii: Radii,
     /// The line of each kept record (by kept number).
     lines: Names,
     /// The id of each kept record, when ids are read and wanted.
@@ -292,14 +281,13 @@ struct Run {
 impl Run {
     /// A run with these options; `ids`: records have ids (or paths) to
     /// keep for `--dropped`; `files`: texts are paths of files.
-    fn new(options: &DedupOptions, plan: RadiusPlan, ids: bool, files: bool) -> crate::Result<Run> {
+    fn new(options: &DedupOptions, radii: Radii, ids: bool, files: bool) -> crate::Result<Run> {
         if options.max_distance > Some(crate::search::MAX_DISTANCE) {
             return Err(crate::Error::Usage(format!(
                 "-k must be at most {}",
                 crate::search::MAX_DISTANCE
             )));
         }
-        let chars_distance = options.max_distance.unwrap_or(DEFAULT_SHORT_DISTANCE);
         let measure = Measure::new(
             Fingerprinter::new(options.features.clone()),
             options.short_texts,
@@ -309,8 +297,9 @@ impl Run {
             ShortTextSearch::Join => JoinBudget::UNLIMITED,
             _ => options.join_budget,
         };
-        let mut filter = Filter::new(measure, options.threshold, plan.radius(), chars_distance)
-            .with_join_budget(budget);
+        let (words, chars) = (radii.words.radius(), radii.chars.radius());
+        let mut filter =
+            Filter::new(measure, options.threshold, words, chars).with_join_budget(budget);
         if options.short_text_search == ShortTextSearch::Fingerprint {
             filter.stop_joining();
         }
@@ -319,14 +308,11 @@ impl Run {
         }
         Ok(Run {
             filter,
-            plan,
+            radii,
             lines: Names::default(),
             ids: (options.name_kept && ids).then(Names::default),
             name_kept: options.name_kept,
-            stats: DedupStats {
-                chars_distance,
-                ..DedupStats::default()
-            },
+            stats: DedupStats::default(),
             strict: options.strict,
             failure: None,
             gathered: (options.keep != Keep::First).then(|| whole::Gathered::new(ids)),
@@ -350,7 +336,7 @@ impl Run {
             gathered.finish(
                 options.keep,
                 &mut self.filter,
-                &mut self.plan,
+                &mut self.radii,
                 output,
                 &mut self.stats,
             )?;
@@ -359,10 +345,9 @@ impl Run {
         self.stats.max_distance = self.filter.max_distance();
         self.stats.expected_recall =
             super::scan::expected_recall(options.threshold, self.stats.max_distance);
-        self.stats.narrowed = self
-            .plan
-            .narrowed_from()
-            .map(|from| (self.plan.first(), from));
+        let words = &self.radii.words;
+        self.stats.narrowed = words.narrowed_from().map(|from| (words.first(), from));
+        self.stats.chars_distance = self.filter.chars_distance();
         self.stats.candidates = self.filter.candidates;
         self.stats.index_bytes_per_record = self.filter.index_bytes_per_record();
         (self.stats.short_texts, self.stats.join_stopped_after) =
@@ -396,7 +381,7 @@ impl Run {
                 self.take(outcome, raw, found, output, diag)?;
             }
             self.filter.end_block();
-            self.filter.narrow(self.plan.radius());
+            self.radii.apply(&mut self.filter);
         }
         Ok(())
     }
@@ -407,8 +392,7 @@ impl Run {
     fn observe(&mut self, outcome: &Prepared) -> bool {
         match outcome {
             Outcome::Done((_, measured)) if self.gathered.is_none() => {
-                self.filter.measure().searched_by_words(&measured.words)
-                    && self.plan.observe(&measured.words)
+                self.radii.observe(self.filter.measure(), measured)
             }
             _ => false,
         }

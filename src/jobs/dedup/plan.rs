@@ -20,7 +20,7 @@
 //! unless it is predicted to cost more than [`FLOOR_SECONDS`]: then the
 //! widest radius predicted to cost no more.
 
-use crate::fingerprint::Fingerprint;
+use super::filter::{Filter, Measure, Measured};
 use crate::jobs::scan::radius::{self, Workload};
 
 /// Records searched by word fingerprint before the radius is first
@@ -39,6 +39,16 @@ pub const FIRST_CHECKPOINT: u64 = if cfg!(test) { 16 } else { 1024 };
 /// prediction is the scan's; dedup verified those docs at k = 29 in 8 s
 /// where 16,384 of them were predicted at 111.)
 const FLOOR_SECONDS: f64 = 10.0;
+
+/// Short texts searched by fingerprint (a long stream of them, once their
+/// join is given up) are searched at least this wide: what dedup took
+/// for them before it planned their radius. The model narrows them fast,
+/// their fingerprints crowding: to k = 4 (expected recall 0.026 at 0.8)
+/// after 524,288 address lines, where it dropped 99,756 of 10^6 against
+/// 110,194 at 6, in the same time; the scan of all 10^6 takes k = 6. With
+/// this floor: 114,030 in 7.6 s (6 throughout: 5.9 s); 10^5 lines end at
+/// k = 8, 14,055 dropped in 1.55 s (6 throughout: 12,151 in 1.27 s).
+pub const LEAST_SHORT_DISTANCE: u32 = 6;
 
 /// Fingerprints kept to estimate how far apart records lie: every one up
 /// to this many, then every other one of those, and so on. All pairs of
@@ -66,6 +76,8 @@ pub struct RadiusPlan {
     /// The record from which the radius is the current one, when it was
     /// narrowed.
     narrowed_from: Option<u64>,
+    /// It never narrows below this.
+    least: u32,
     /// Tests give the radius of each checkpoint instead (the cost model
     /// narrows only past thousands of records).
     #[cfg(test)]
@@ -81,17 +93,16 @@ impl RadiusPlan {
         }
     }
 
-    /// The plan of a run: the radius given, or the cost model's.
-    pub fn for_options(options: &super::DedupOptions) -> RadiusPlan {
-        match options.max_distance {
-            Some(k) => RadiusPlan::fixed(k),
-            None => RadiusPlan::by_cost(options.threshold),
-        }
-    }
-
     /// A radius chosen by the cost model for Jaccard `threshold`.
     pub fn by_cost(threshold: f64) -> RadiusPlan {
         RadiusPlan::chosen(threshold, radius::widest(threshold))
+    }
+
+    /// [`RadiusPlan::by_cost`], never narrower than `least`.
+    pub fn by_cost_at_least(threshold: f64, least: u32) -> RadiusPlan {
+        let mut plan = RadiusPlan::by_cost(threshold);
+        plan.least = least.min(plan.radius);
+        plan
     }
 
     fn chosen(threshold: f64, first: u32) -> RadiusPlan {
@@ -107,6 +118,7 @@ impl RadiusPlan {
             bytes: 0,
             features: 0,
             narrowed_from: None,
+            least: 0,
             #[cfg(test)]
             script: None,
         }
@@ -138,10 +150,10 @@ impl RadiusPlan {
         self.narrowed_from
     }
 
-    /// Counts a record searched by word fingerprint (one with enough
-    /// features), in input order; true when the radius may change before
-    /// the next one (see [`RadiusPlan::radius`]).
-    pub fn observe(&mut self, words: &Fingerprint) -> bool {
+    /// Counts a record searched by this plan's fingerprint (`simhash`;
+    /// `bytes` of text, `features`), in input order; true when the radius
+    /// may change before the next one (see [`RadiusPlan::radius`]).
+    pub fn observe(&mut self, simhash: u64, bytes: u64, features: u64) -> bool {
         if self.fixed {
             return false;
         }
@@ -153,17 +165,17 @@ impl RadiusPlan {
                 self.step *= 2;
             }
             if self.searched.is_multiple_of(self.step) {
-                self.sample.push(words.simhash);
+                self.sample.push(simhash);
             }
         }
         self.searched += 1;
-        self.bytes = self.bytes.saturating_add(words.bytes);
-        self.features = self.features.saturating_add(words.features);
+        self.bytes = self.bytes.saturating_add(bytes);
+        self.features = self.features.saturating_add(features);
         if self.searched < self.next_checkpoint {
             return false;
         }
         self.next_checkpoint = self.next_checkpoint.saturating_mul(2);
-        let next = self.choose();
+        let next = self.choose().max(self.least);
         if next < self.radius {
             self.radius = next;
             self.narrowed_from = Some(self.searched + 1);
@@ -197,18 +209,65 @@ impl RadiusPlan {
     }
 }
 
+/// The radii of a run: of the search by word fingerprint, and of the
+/// search of short texts by character-pair fingerprint (once their join
+/// is given up), each planned on the records it searches, as the scan
+/// chooses each for its space.
+#[derive(Clone, Debug)]
+pub struct Radii {
+    /// By word fingerprint.
+    pub words: RadiusPlan,
+    /// Short texts by character-pair fingerprint.
+    pub chars: RadiusPlan,
+}
+
+impl Radii {
+    /// The radii of a run: the radius given, or the cost model's.
+    pub fn for_options(options: &super::DedupOptions) -> Radii {
+        match options.max_distance {
+            Some(k) => Radii {
+                words: RadiusPlan::fixed(k),
+                chars: RadiusPlan::fixed(k),
+            },
+            None => Radii {
+                words: RadiusPlan::by_cost(options.threshold),
+                chars: RadiusPlan::by_cost_at_least(options.threshold, LEAST_SHORT_DISTANCE),
+            },
+        }
+    }
+
+    /// Counts a record, in input order; true when a radius may narrow
+    /// before the next one.
+    pub fn observe(&mut self, measure: &Measure, record: &Measured) -> bool {
+        let words = &record.words;
+        if !measure.searched_by_words(words) {
+            return false;
+        }
+        let narrowing = self
+            .words
+            .observe(words.simhash, words.bytes, words.features);
+        // A short text's character pairs number about its characters.
+        let chars = record
+            .short
+            .as_ref()
+            .is_some_and(|short| self.chars.observe(short.simhash, words.bytes, words.bytes));
+        narrowing || chars
+    }
+
+    /// Searches within the current radii from now on (between blocks).
+    pub fn apply(&self, filter: &mut Filter) {
+        filter.narrow(self.words.radius());
+        filter.narrow_chars(self.chars.radius());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn fingerprint(simhash: u64) -> Fingerprint {
-        Fingerprint {
-            simhash,
-            features: 300,
-            bytes: 2_000,
-            content_hash: simhash,
-            feature_digest: simhash,
-        }
+    /// Counts a record of 2,000 bytes and 300 features.
+    fn observe(plan: &mut RadiusPlan, simhash: u64) -> bool {
+        plan.observe(simhash, 2_000, 300)
     }
 
     /// SplitMix64: spread-out fingerprints.
@@ -223,7 +282,7 @@ mod tests {
     fn a_given_radius_never_changes() {
         let mut plan = RadiusPlan::fixed(6);
         for i in 0..10_000 {
-            assert!(!plan.observe(&fingerprint(spread(i))));
+            assert!(!observe(&mut plan, spread(i)));
         }
         assert_eq!((plan.radius(), plan.narrowed_from()), (6, None));
     }
@@ -236,7 +295,7 @@ mod tests {
         let mut last = widest;
         let mut checkpoints = Vec::new();
         for i in 0..400_000u64 {
-            if plan.observe(&fingerprint(spread(i))) {
+            if observe(&mut plan, spread(i)) {
                 checkpoints.push(i + 1);
             }
             assert!(plan.radius() <= last, "the radius only narrows");
@@ -264,11 +323,24 @@ mod tests {
         let mut plan = RadiusPlan::by_cost(0.5);
         let floor = plan.radius();
         for i in 0..8_192u64 {
-            plan.observe(&fingerprint(spread(i)));
+            observe(&mut plan, spread(i));
         }
         assert!(plan.radius() < floor, "{} vs {floor}", plan.radius());
         // Not to the budget's: to the widest within FLOOR_SECONDS.
         assert!(plan.radius() > floor / 2, "{}", plan.radius());
+    }
+
+    #[test]
+    fn a_least_radius_holds() {
+        let mut plan = RadiusPlan::by_cost_at_least(0.8, 6);
+        let mut unbounded = RadiusPlan::by_cost(0.8);
+        for i in 0..200_000u64 {
+            // Crowded: the model narrows fast.
+            observe(&mut plan, spread(i % 50) & !0xff);
+            observe(&mut unbounded, spread(i % 50) & !0xff);
+        }
+        assert!(unbounded.radius() < 6, "{}", unbounded.radius());
+        assert_eq!(plan.radius(), 6);
     }
 
     #[test]
@@ -279,8 +351,8 @@ mod tests {
         let mut spread_plan = RadiusPlan::by_cost(0.8);
         let mut crowded_plan = RadiusPlan::by_cost(0.8);
         for i in 0..200_000u64 {
-            spread_plan.observe(&fingerprint(spread(i)));
-            crowded_plan.observe(&fingerprint(spread(i % 50) & !0xff));
+            observe(&mut spread_plan, spread(i));
+            observe(&mut crowded_plan, spread(i % 50) & !0xff);
         }
         assert!(
             crowded_plan.radius() < spread_plan.radius(),

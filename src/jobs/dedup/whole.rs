@@ -14,7 +14,7 @@ use crate::fingerprint::Fingerprint;
 use crate::report::Names;
 
 use super::filter::{Decision, Filter, Measured};
-use super::plan::RadiusPlan;
+use super::plan::Radii;
 use super::{DedupStats, Keep, Output, RecordName};
 
 /// Bytes of each spool held in memory before the rest goes to a file.
@@ -89,7 +89,7 @@ impl Gathered {
         self,
         keep: Keep,
         filter: &mut Filter,
-        plan: &mut RadiusPlan,
+        radii: &mut Radii,
         output: &mut dyn Output,
         stats: &mut DedupStats,
     ) -> crate::Result<()> {
@@ -116,9 +116,9 @@ impl Gathered {
             };
             let measured = Measured { text, words, short };
             let decision = filter.decide(&measured).map_err(spool)?;
-            // The radius follows the order of the decisions.
-            if filter.measure().searched_by_words(&words) && plan.observe(&words) {
-                filter.narrow(plan.radius());
+            // The radii follow the order of the decisions.
+            if radii.observe(filter.measure(), &measured) {
+                radii.apply(filter);
             }
             match decision {
                 Decision::Kept(Some(number)) => {
