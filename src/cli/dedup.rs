@@ -418,3 +418,76 @@ fn counted(count: u64, noun: &str) -> String {
         format!("{count} {noun}s")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(stats: &DedupStats) -> String {
+        let mut out = Vec::new();
+        write_summary(stats, 0.8, "record", &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn the_summary_says_how_each_kind_of_record_was_searched() {
+        let mut stats = DedupStats {
+            read: 10,
+            kept: 8,
+            dropped: 2,
+            max_distance: 20,
+            expected_recall: 1.0,
+            chars_distance: 8,
+            ..DedupStats::default()
+        };
+        // Long texts only.
+        stats.long_texts = 10;
+        let text = summary(&stats);
+        assert!(
+            text.starts_with("simdup: 10 records read: 8 kept, 2 dropped\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Jaccard >= 0.8, within k = 20 (expected recall 1.000"),
+            "{text}"
+        );
+        // Narrowed: the first radius, the last, and after how many.
+        stats.max_distance = 11;
+        stats.expected_recall = 0.743;
+        stats.narrowed = Some((20, 65_537));
+        let text = summary(&stats);
+        assert!(
+            text.contains(
+                "within k = 20 (expected recall 1.000 at the threshold), narrowed by the cost \
+                 model to k = 11 (0.743) after 65536 records"
+            ),
+            "{text}"
+        );
+        // Short texts only, their join given up: no word about the others.
+        let short = DedupStats {
+            short_texts: 10,
+            long_texts: 0,
+            join_stopped_after: Some(4),
+            ..stats.clone()
+        };
+        let text = summary(&short);
+        assert!(
+            text.contains(
+                "short texts every pair for the first 4, then within k = 8 (expected recall \
+                 0.351 at the threshold) (the join cost too much);"
+            ),
+            "{text}"
+        );
+        // Both.
+        let both = DedupStats {
+            long_texts: 3,
+            join_stopped_after: None,
+            ..short
+        };
+        let text = summary(&both);
+        assert!(
+            text.contains("short texts every pair (exact join), others within k = 20"),
+            "{text}"
+        );
+    }
+}
