@@ -267,6 +267,23 @@ pub struct RecordArgs {
 }
 
 impl RecordArgs {
+    /// With --records, the one FILE of records among `paths` (`None`: stdin,
+    /// or not records); several are an error whose advice ends with
+    /// `joined`, the command that reads them joined.
+    pub fn file(&self, paths: &[PathBuf], joined: &str) -> anyhow::Result<Option<PathBuf>> {
+        if self.records.is_none() {
+            return Ok(None);
+        }
+        match paths {
+            [path] if !simdup::jobs::is_stdin(path) => Ok(Some(path.clone())),
+            [_, _, ..] => anyhow::bail!(
+                "--records reads one FILE or stdin; to read the records of several files, \
+                 join them first (cat A B | {joined})"
+            ),
+            _ => Ok(None),
+        }
+    }
+
     /// The library's record options, records at most `max_bytes` long (the
     /// default when `None`); a field name that cannot be a path is an
     /// error before any record is read.

@@ -171,26 +171,14 @@ pub fn run(args: DedupArgs) -> anyhow::Result<Finished> {
         (Some(files), _) => {
             simdup::jobs::dedup::dedup_files(files, &walk, &options, &mut output, &mut diag)?
         }
-        (None, Some(path)) => {
-            let file =
-                File::open(path).map_err(|error| anyhow::anyhow!("{}: {error}", path.display()))?;
-            let name = path.display().to_string();
-            simdup::jobs::dedup::dedup_records(
-                file,
-                &name,
-                &records,
-                &options,
-                &mut output,
-                &mut diag,
-            )?
-        }
-        (None, None) => {
-            if io::stdin().is_terminal() {
+        (None, input) => {
+            if input.is_none() && io::stdin().is_terminal() {
                 diag.warn("reading records from the terminal; end them with Ctrl-D");
             }
+            let (reader, name) = simdup::jobs::open_records(input.map(|path| path.as_path()))?;
             simdup::jobs::dedup::dedup_records(
-                io::stdin(),
-                simdup::error::STDIN,
+                reader,
+                &name,
                 &records,
                 &options,
                 &mut output,

@@ -1,6 +1,5 @@
 //! `simdup index`: a stored corpus of fingerprints in one SQLite file.
 
-use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 
@@ -135,34 +134,17 @@ fn add(args: AddArgs) -> anyhow::Result<Finished> {
         anyhow::bail!("'-' adds the records of stdin and cannot be combined with other PATHs");
     }
     // `--records` with one FILE adds its records, as `- < FILE` would.
-    let record_file = match (&args.record.records, &args.paths[..]) {
-        (Some(_), [path]) if !stdin_records => Some(path.clone()),
-        (Some(_), _) if !stdin_records => anyhow::bail!(
-            "--records reads one FILE or stdin; to add the records of several files, \
-             join them first (cat A B | simdup index add DB - --records ...)"
-        ),
-        _ => None,
-    };
+    let record_file = args
+        .record
+        .file(&args.paths, "simdup index add - --db DB --records ...")?;
     let features = args.features.to_options()?;
     let walk = args.walk.to_options()?;
     let mut diag = Diagnostics::new(args.verbose);
     let mut store = Store::open(&args.db.db, true)?;
-    let summary = if let Some(path) = &record_file {
+    let summary = if stdin_records || record_file.is_some() {
         let records = args.record.to_options(walk.max_filesize)?;
-        let file =
-            File::open(path).map_err(|error| anyhow::anyhow!("{}: {error}", path.display()))?;
-        let name = path.display().to_string();
-        simdup::jobs::index::add_records(&mut store, file, &name, &records, &features, &mut diag)?
-    } else if stdin_records {
-        let records = args.record.to_options(walk.max_filesize)?;
-        simdup::jobs::index::add_records(
-            &mut store,
-            io::stdin(),
-            simdup::error::STDIN,
-            &records,
-            &features,
-            &mut diag,
-        )?
+        let (reader, name) = simdup::jobs::open_records(record_file.as_deref())?;
+        simdup::jobs::index::add_records(&mut store, reader, &name, &records, &features, &mut diag)?
     } else {
         simdup::jobs::index::add(&mut store, &args.paths, &walk, &features, &mut diag)?
     };

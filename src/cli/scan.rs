@@ -461,14 +461,7 @@ fn new_inputs(args: &ScanArgs) -> anyhow::Result<Inputs> {
         );
     }
     // `--records` with one FILE reads its records, as `< FILE` would.
-    let record_file = match (&args.record.records, &args.paths[..]) {
-        (Some(_), [path]) if !stdin_records => Some(path.clone()),
-        (Some(_), [_, _, ..]) => anyhow::bail!(
-            "--records reads one FILE or stdin; to scan the records of several files, \
-             join them first (cat A B | simdup scan --records ...)"
-        ),
-        _ => None,
-    };
+    let record_file = args.record.file(&args.paths, "simdup scan --records ...")?;
     let reads_files = args.record.records.is_none() && !stdin_records;
     if args.show_text && !matches!(args.format, FormatArg::Json | FormatArg::Jsonl) {
         anyhow::bail!("--show-text applies to --format json and jsonl");

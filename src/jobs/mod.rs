@@ -37,6 +37,18 @@ pub fn is_stdin(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
 
+/// A stream of records: the file at `path`, or stdin (`None`), with the
+/// name messages give it (`stdin`, or the path as given).
+pub fn open_records(path: Option<&Path>) -> Result<(Box<dyn Read + Send>, String)> {
+    match path {
+        None => Ok((Box::new(std::io::stdin()), STDIN.to_string())),
+        Some(path) => {
+            let file = std::fs::File::open(path).map_err(|error| Error::io(path, error))?;
+            Ok((Box::new(file), path.display().to_string()))
+        }
+    }
+}
+
 /// One of the two documents `compare` and `explain` take, opened.
 pub(crate) struct Named {
     /// The name shown: the path as given, or `-` for stdin.

@@ -333,34 +333,16 @@ impl Filter {
         Ok(prefix.whole().and_then(|text| short_text(short, text)))
     }
 
-    /// The radius of searches by word fingerprint.
-    pub fn max_distance(&self) -> u32 {
-        self.max_distance
-    }
-
-    /// Searches by word fingerprint within `max_distance` from now on, if
-    /// that is narrower. Between blocks only: the candidates found ahead
-    /// of a block were found within the radius of its start.
-    pub fn narrow(&mut self, max_distance: u32) {
+    /// Searches within `max_distance` by word fingerprint and within
+    /// `chars_distance` by character-pair fingerprint from now on, each if
+    /// narrower. Between blocks only: the candidates found ahead of a
+    /// block were found within the radii of its start.
+    pub fn narrow(&mut self, max_distance: u32, chars_distance: u32) {
         debug_assert!(!self.in_block, "narrowed inside a block");
         self.max_distance = self.max_distance.min(max_distance);
-        self.main.narrow(max_distance);
-        self.recent.narrow(max_distance);
-    }
-
-    /// The radius of searches of short texts by character-pair
-    /// fingerprint.
-    pub fn chars_distance(&self) -> u32 {
-        self.chars_distance
-    }
-
-    /// Searches short texts by character-pair fingerprint within
-    /// `chars_distance` from now on, if that is narrower (between blocks).
-    pub fn narrow_chars(&mut self, chars_distance: u32) {
-        debug_assert!(!self.in_block, "narrowed inside a block");
         self.chars_distance = self.chars_distance.min(chars_distance);
-        self.main.narrow_chars(chars_distance);
-        self.recent.narrow_chars(chars_distance);
+        self.main.narrow(max_distance, chars_distance);
+        self.recent.narrow(max_distance, chars_distance);
     }
 
     /// The text (or path) of kept record `kept`.
@@ -555,15 +537,16 @@ impl Filter {
         chars: &[u64],
         candidates: &[(u32, Space)],
     ) -> (io::Result<Option<(u32, f64)>>, u64) {
-        let mut sets: [Option<Vec<u64>>; 2] = [None, None];
+        let mut sets: [Option<Cow<'_, [u64]>>; 2] = [None, None];
         let mut compared = 0;
         for &(kept, space) in candidates {
             compared += 1;
             let slot = space as usize;
             if sets[slot].is_none() {
                 let set = match space {
-                    Space::Chars if !chars.is_empty() => Ok(chars.to_vec()),
-                    _ => feature_set(&self.measure, self.by_path, &record.text, space),
+                    Space::Chars if !chars.is_empty() => Ok(Cow::Borrowed(chars)),
+                    _ => feature_set(&self.measure, self.by_path, &record.text, space)
+                        .map(Cow::Owned),
                 };
                 match set {
                     Ok(set) => sets[slot] = Some(set),

@@ -100,20 +100,16 @@ impl Indexes {
         self.chars = Chars::Fingerprints(index);
     }
 
-    /// Searches by word fingerprint within `max_distance` from now on, if
-    /// that is narrower.
-    pub fn narrow(&mut self, max_distance: u32) {
+    /// Searches within `max_distance` by word fingerprint and within
+    /// `chars_distance` by character-pair fingerprint from now on, each if
+    /// narrower.
+    pub fn narrow(&mut self, max_distance: u32, chars_distance: u32) {
         self.max_distance = self.max_distance.min(max_distance);
+        self.chars_distance = self.chars_distance.min(chars_distance);
         self.words.narrow(max_distance);
         if let ShortWords::Built(index) = &mut self.short_words {
             index.narrow(max_distance);
         }
-    }
-
-    /// Searches short texts by character-pair fingerprint within
-    /// `chars_distance` from now on, if that is narrower.
-    pub fn narrow_chars(&mut self, chars_distance: u32) {
-        self.chars_distance = self.chars_distance.min(chars_distance);
         if let Chars::Fingerprints(index) = &mut self.chars {
             index.narrow(chars_distance);
         }

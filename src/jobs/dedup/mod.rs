@@ -342,12 +342,12 @@ impl Run {
             )?;
         }
         output.flush()?;
-        self.stats.max_distance = self.filter.max_distance();
+        let (words, chars) = (&self.radii.words, &self.radii.chars);
+        self.stats.max_distance = words.radius();
         self.stats.expected_recall =
-            super::scan::expected_recall(options.threshold, self.stats.max_distance);
-        let words = &self.radii.words;
+            super::scan::expected_recall(options.threshold, words.radius());
         self.stats.narrowed = words.narrowed_from().map(|from| (words.first(), from));
-        self.stats.chars_distance = self.filter.chars_distance();
+        self.stats.chars_distance = chars.radius();
         self.stats.candidates = self.filter.candidates;
         self.stats.index_bytes_per_record = self.filter.index_bytes_per_record();
         (self.stats.short_texts, self.stats.join_stopped_after) =

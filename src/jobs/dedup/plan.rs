@@ -256,8 +256,7 @@ impl Radii {
 
     /// Searches within the current radii from now on (between blocks).
     pub fn apply(&self, filter: &mut Filter) {
-        filter.narrow(self.words.radius());
-        filter.narrow_chars(self.chars.radius());
+        filter.narrow(self.words.radius(), self.chars.radius());
     }
 }
 

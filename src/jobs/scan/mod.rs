@@ -791,15 +791,7 @@ fn collect(
             options: record_options,
             file,
         } => {
-            let (reader, name): (Box<dyn std::io::Read + Send>, String) = match file {
-                None => (Box::new(std::io::stdin()), crate::error::STDIN.to_string()),
-                Some(path) => {
-                    let name = path.display().to_string();
-                    let file =
-                        std::fs::File::open(path).map_err(|error| Error::io_named(&name, error))?;
-                    (Box::new(file), name)
-                }
-            };
+            let (reader, name) = super::open_records(file.as_deref())?;
             collect::collect_records(
                 reader,
                 &name,
