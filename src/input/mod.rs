@@ -19,6 +19,7 @@ mod fingerprint_file;
 mod glob;
 mod ignore_files;
 mod json_fields;
+mod json_top_level;
 pub mod prose;
 mod read;
 mod records;

@@ -302,6 +302,27 @@ fn json_record(
     let fields = fields
         .as_ref()
         .map_err(|error| parse_error(error.clone()))?;
+    let id_key = fields.id.as_ref().map(|id| id.literal.as_str());
+    match super::json_top_level::read(text, &fields.text.literal, id_key) {
+        Some((text, id)) => Ok(Record { id, line, text }),
+        None => json_record_in_general(text, line, options, fields, source),
+    }
+}
+
+/// Turns one JSON line into a record, whatever its form (the one-pass
+/// reader stood aside), or says what is wrong with it.
+fn json_record_in_general(
+    text: &[u8],
+    line: u64,
+    options: &RecordOptions,
+    fields: &FieldPaths,
+    source: &str,
+) -> Result<Record> {
+    let parse_error = |message: String| Error::Parse {
+        source_name: source.to_string(),
+        line,
+        message,
+    };
     // Slots: the text as a top-level key, then as a path; the same for the id.
     let mut paths: Paths = [None; SLOTS];
     paths[0] = Some(std::slice::from_ref(&fields.text.literal));

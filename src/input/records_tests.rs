@@ -403,3 +403,120 @@ fn a_bad_pointer_escape_is_a_usage_error() {
     assert!(fields("/a~1b", Some("x.y")).validate().is_ok());
     assert!(fields("text", Some("/i~")).validate().is_err());
 }
+
+/// A JSON value as written, with the forms the one-pass reader must
+/// treat as the general reader does (and a few invalid ones).
+fn json_value() -> impl Strategy<Value = String> {
+    let leaf = prop_oneof![
+        prop::sample::select(vec![
+            "0",
+            "-0",
+            "12",
+            "-7",
+            "1.5",
+            "-2.5e+3",
+            "1E9",
+            "01",
+            "1.",
+            "-",
+            "1e400",
+            "true",
+            "false",
+            "null",
+            "tru",
+            "\"\"",
+            "\"\\ud800\"",
+            "\"\\udc00\"",
+            "\"\\q\"",
+            "\"\\ud83d\\ude00\"",
+            "\"\u{1}\"",
+            "12345678901234567890",
+        ])
+        .prop_map(str::to_string),
+        "[ -~\u{e9}\u{1F600}\n\t]{0,8}".prop_map(|s| serde_json::to_string(&s).unwrap()),
+    ];
+    leaf.prop_recursive(3, 16, 4, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..4)
+                .prop_map(|items| format!("[{}]", items.join(","))),
+            proptest::collection::vec((json_key(), inner), 0..4).prop_map(|members| {
+                let members: Vec<String> =
+                    members.iter().map(|(k, v)| format!("{k}:{v}")).collect();
+                format!("{{ {} }}", members.join(" , "))
+            }),
+        ]
+    })
+}
+
+/// An object key as written: the text and id fields, others, escaped ones.
+fn json_key() -> impl Strategy<Value = String> {
+    prop_oneof![
+        3 => Just("\"text\""),
+        2 => Just("\"id\""),
+        3 => prop::sample::select(vec!["\"k\"", "\"te\\u0078t\"", "\"\"", "\"t\\\"\""]),
+    ]
+    .prop_map(str::to_string)
+}
+
+proptest! {
+    // Cheap cases, and the rarer forms need many.
+    #![proptest_config(ProptestConfig::with_cases(2048))]
+
+    /// What the one-pass reader accepts, the general reader accepts with
+    /// the same text and id; and it takes the usual records.
+    #[test]
+    fn the_one_pass_reader_agrees_with_the_general_one(
+        members in proptest::collection::vec((json_key(), json_value()), 0..5),
+        mutation in proptest::option::of((any::<prop::sample::Index>(), prop::sample::select(vec![
+            "", "{", "}", "[", "]", ":", ",", "\"", "\\", "0", ".", "e", "-", " ", "\u{1}", "\u{e9}",
+        ]))),
+        with_id in any::<bool>(),
+        text in "[ -~\u{e9}\u{1F600}\n\t]{0,12}",
+        id in prop_oneof!["[a-z0-9/]{0,6}".prop_map(|s| format!("{s:?}")), (1u64..1 << 40).prop_map(|n| n.to_string())],
+    ) {
+        let options = RecordOptions {
+            format: RecordFormat::JsonLines,
+            id_field: with_id.then(|| "id".to_string()),
+            ..RecordOptions::default()
+        };
+        let fields = FieldPaths::parse(&options).unwrap();
+        let id_key = with_id.then_some("id");
+        let members: Vec<String> = members.iter().map(|(k, v)| format!("{k}:{v}")).collect();
+        let mut line = format!(r#" {{"text":{},"id":{id}{}{}}} "#,
+            serde_json::to_string(&text).unwrap(),
+            if members.is_empty() { "" } else { "," },
+            members.join(","));
+        if let Some((at, insert)) = mutation {
+            // Cut or insert at a character boundary.
+            let mut at = at.index(line.len() + 1);
+            while !line.is_char_boundary(at) {
+                at -= 1;
+            }
+            if insert.is_empty() {
+                if let Some(c) = line[at..].chars().next() {
+                    line.replace_range(at..at + c.len_utf8(), "");
+                }
+            } else {
+                line.insert_str(at, insert);
+            }
+        }
+        let general = json_record_in_general(line.as_bytes(), 1, &options, &fields, "in");
+        if let Some((one_pass_text, one_pass_id)) =
+            super::super::json_top_level::read(line.as_bytes(), "text", id_key)
+        {
+            let general = general.map_err(|e| e.to_string());
+            prop_assert_eq!(
+                general,
+                Ok(Record { id: one_pass_id, line: 1, text: one_pass_text }),
+                "line {}", line
+            );
+        }
+        let usual = format!(r#"{{"id":{id},"text":{}}}"#, serde_json::to_string(&text).unwrap());
+        let read = super::super::json_top_level::read(usual.as_bytes(), "text", id_key);
+        prop_assert_eq!(
+            read.map(|(text, _)| text),
+            Some(text.into_bytes()),
+            "the usual record is read in one pass"
+        );
+    }
+}
