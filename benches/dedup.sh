@@ -7,6 +7,8 @@
 #
 # Usage: benches/dedup.sh [RECORDS [RUNS]]     (defaults: 1000000 records, 3 runs)
 # Environment:
+#   INPUT=file         time this file of lines instead (RECORDS is ignored),
+#                      e.g. the real lines of benches/real/lines.sh
 #   SIMDUP=path        simdup binary (default target/release/simdup, built if missing)
 #   SEED=n             records seed (default 1)
 #   DEDUP_ARGS=...     extra arguments for `simdup dedup` (default none)
@@ -20,16 +22,18 @@ RUNS=${2:-3}
 SEED=${SEED:-1}
 SIMDUP=${SIMDUP:-target/release/simdup}
 DEDUP_ARGS=${DEDUP_ARGS:-}
-INPUT=target/bench-records-$RECORDS-$SEED.txt
+GENERATED=target/bench-records-$RECORDS-$SEED.txt
+INPUT=${INPUT:-$GENERATED}
 
 source benches/common.sh
 need_gnu_time dedup
 build_simdup
-if [[ ! -f "$INPUT" ]]; then
+if [[ $INPUT == "$GENERATED" && ! -f "$INPUT" ]]; then
     mkdir -p target
     python3 benches/gen-records.py "$RECORDS" "$SEED" >"$INPUT.part"
     mv "$INPUT.part" "$INPUT"
 fi
+RECORDS=$(wc -l <"$INPUT")
 BYTES=$(wc -c <"$INPUT")
 cat "$INPUT" >/dev/null # warm the page cache
 
