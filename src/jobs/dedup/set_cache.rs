@@ -21,6 +21,10 @@ use super::index::MixMap;
 /// and 8 s with this.
 pub const SET_CACHE_MEMORY: usize = 256 << 20;
 
+/// What holding a set costs beside its elements (its reference counts and
+/// map entry): counted, so that small sets do not overrun the budget.
+const ENTRY_BYTES: usize = 48;
+
 /// A feature set, shared by the cache and its readers.
 pub type Set = Arc<[u64]>;
 
@@ -38,6 +42,8 @@ struct Generations {
     young: MixMap<Set>,
     old: MixMap<Set>,
     young_bytes: usize,
+    /// A bit per key asked for by `get_or_make_once_met`.
+    met: Vec<u64>,
 }
 
 impl SetCache {
@@ -49,6 +55,7 @@ impl SetCache {
                 young: MixMap::default(),
                 old: MixMap::default(),
                 young_bytes: 0,
+                met: Vec::new(),
             }),
         }
     }
@@ -64,6 +71,34 @@ impl SetCache {
         }
         let set: Set = make()?.into();
         self.lock().insert(key, Arc::clone(&set));
+        Ok(set)
+    }
+
+    /// [`SetCache::get_or_make`], but a set is held only from the second
+    /// time its key is asked for (one bit a key remembers the first): for
+    /// sets that are cheap to make and often met once only.
+    pub fn get_or_make_once_met<E>(
+        &self,
+        key: u64,
+        make: impl FnOnce() -> Result<Vec<u64>, E>,
+    ) -> Result<Set, E> {
+        let first = {
+            let mut generations = self.lock();
+            if let Some(set) = generations.get(key) {
+                return Ok(set);
+            }
+            let (word, bit) = ((key / 64) as usize, key % 64);
+            if generations.met.len() <= word {
+                generations.met.resize(word + 1, 0);
+            }
+            let first = generations.met[word] & (1 << bit) == 0;
+            generations.met[word] |= 1 << bit;
+            first
+        };
+        let set: Set = make()?.into();
+        if !first {
+            self.lock().insert(key, Arc::clone(&set));
+        }
         Ok(set)
     }
 
@@ -91,7 +126,7 @@ impl Generations {
         if self.young.contains_key(&key) {
             return;
         }
-        let bytes = set.len() * size_of::<u64>();
+        let bytes = set.len() * size_of::<u64>() + ENTRY_BYTES;
         if self.young_bytes + bytes > self.budget / 2 {
             self.old = std::mem::take(&mut self.young);
             self.young_bytes = 0;
@@ -106,6 +141,22 @@ mod tests {
     use super::*;
 
     type Made = Result<Vec<u64>, String>;
+
+    #[test]
+    fn a_set_asked_for_once_met_is_held_from_its_second_time() {
+        let cache = SetCache::new(1 << 20);
+        let mut made = Vec::new();
+        for key in [5, 9, 5, 5, 9, 9, 5] {
+            let set = cache
+                .get_or_make_once_met(key, || -> Made {
+                    made.push(key);
+                    Ok(vec![key; 4])
+                })
+                .unwrap();
+            assert_eq!(&set[..], &[key; 4]);
+        }
+        assert_eq!(made, [5, 9, 5, 9]);
+    }
 
     #[test]
     fn a_set_is_made_once_while_it_is_met_often() {
