@@ -67,8 +67,6 @@ pub struct RadiusPlan {
     first: u32,
     /// Records searched by word fingerprint so far.
     searched: u64,
-    /// Of them, those that query the index (the others are only entries).
-    queries: u64,
     next_checkpoint: u64,
     /// Every `step`-th of those records' fingerprints.
     sample: Vec<u64>,
@@ -114,7 +112,6 @@ impl RadiusPlan {
             radius: first,
             first,
             searched: 0,
-            queries: 0,
             next_checkpoint: FIRST_CHECKPOINT,
             sample: Vec::new(),
             step: 1,
@@ -154,11 +151,9 @@ impl RadiusPlan {
     }
 
     /// Counts a record searched by this plan's fingerprint (`simhash`;
-    /// `bytes` of text, `features`; `query`: whether it queries the index,
-    /// or is only found by the records that do), in input order; true
-    /// when the radius may change before the next one (see
-    /// [`RadiusPlan::radius`]).
-    pub fn observe(&mut self, simhash: u64, bytes: u64, features: u64, query: bool) -> bool {
+    /// `bytes` of text, `features`), in input order; true when the radius
+    /// may change before the next one (see [`RadiusPlan::radius`]).
+    pub fn observe(&mut self, simhash: u64, bytes: u64, features: u64) -> bool {
         if self.fixed {
             return false;
         }
@@ -174,7 +169,6 @@ impl RadiusPlan {
             }
         }
         self.searched += 1;
-        self.queries += u64::from(query);
         self.bytes = self.bytes.saturating_add(bytes);
         self.features = self.features.saturating_add(features);
         if self.searched < self.next_checkpoint {
@@ -197,20 +191,10 @@ impl RadiusPlan {
         }
         let seen = self.searched.max(1) as f64;
         let count = self.searched.saturating_mul(2);
-        // One fingerprint per class of identical records, as the scan's
-        // model takes them: exact copies are dropped by their digest,
-        // never searched, and in a sample they would read as crowding
-        // (real lines: k = 0 after 16,384 records, for blank-ish ones).
-        let mut distinct = self.sample.clone();
-        distinct.sort_unstable();
-        distinct.dedup();
-        // Only pairs with a querying record are compared (a stream of
-        // short texts and a few long ones: the long ones against all).
-        let queries = self.queries.saturating_mul(2);
         let workload = Workload {
-            fingerprints: &distinct,
+            fingerprints: &self.sample,
             count: usize::try_from(count).unwrap_or(usize::MAX),
-            fresh: usize::try_from(queries).unwrap_or(usize::MAX),
+            fresh: usize::try_from(count).unwrap_or(usize::MAX),
             mean_features: self.features as f64 / seen,
             bytes: (self.bytes as f64 / seen * count as f64) as u64,
             documents: count,
@@ -259,17 +243,14 @@ impl Radii {
         if !measure.searched_by_words(words) {
             return false;
         }
-        // Short texts query by their character pairs; by word fingerprint
-        // they are only found, by the records that are not short texts.
-        let query = record.short.is_none();
         let narrowing = self
             .words
-            .observe(words.simhash, words.bytes, words.features, query);
+            .observe(words.simhash, words.bytes, words.features);
         // A short text's character pairs number about its characters.
-        let chars = record.short.as_ref().is_some_and(|short| {
-            self.chars
-                .observe(short.simhash, words.bytes, words.bytes, true)
-        });
+        let chars = record
+            .short
+            .as_ref()
+            .is_some_and(|short| self.chars.observe(short.simhash, words.bytes, words.bytes));
         narrowing || chars
     }
 
@@ -285,12 +266,7 @@ mod tests {
 
     /// Counts a record of 2,000 bytes and 300 features.
     fn observe(plan: &mut RadiusPlan, simhash: u64) -> bool {
-        plan.observe(simhash, 2_000, 300, true)
-    }
-
-    /// Distinct fingerprints within 16 bits of each other.
-    fn crowded(i: u64) -> u64 {
-        0x5555_5555_5555_0000 ^ (spread(i) & 0xffff)
+        plan.observe(simhash, 2_000, 300)
     }
 
     /// SplitMix64: spread-out fingerprints.
@@ -359,8 +335,8 @@ mod tests {
         let mut unbounded = RadiusPlan::by_cost(0.8);
         for i in 0..200_000u64 {
             // Crowded: the model narrows fast.
-            observe(&mut plan, crowded(i));
-            observe(&mut unbounded, crowded(i));
+            observe(&mut plan, spread(i % 50) & !0xff);
+            observe(&mut unbounded, spread(i % 50) & !0xff);
         }
         assert!(unbounded.radius() < 6, "{}", unbounded.radius());
         assert_eq!(plan.radius(), 6);
@@ -375,47 +351,13 @@ mod tests {
         let mut crowded_plan = RadiusPlan::by_cost(0.8);
         for i in 0..200_000u64 {
             observe(&mut spread_plan, spread(i));
-            observe(&mut crowded_plan, crowded(i));
+            observe(&mut crowded_plan, spread(i % 50) & !0xff);
         }
         assert!(
             crowded_plan.radius() < spread_plan.radius(),
             "{} vs {}",
             crowded_plan.radius(),
             spread_plan.radius()
-        );
-    }
-
-    #[test]
-    fn copies_do_not_read_as_crowding() {
-        // 50 records over and over: copies, dropped by their digest.
-        let mut copies = RadiusPlan::by_cost(0.8);
-        let mut spread_plan = RadiusPlan::by_cost(0.8);
-        for i in 0..200_000u64 {
-            observe(&mut copies, spread(i % 50));
-            observe(&mut spread_plan, spread(i));
-        }
-        assert!(
-            copies.radius() >= spread_plan.radius(),
-            "{}",
-            copies.radius()
-        );
-    }
-
-    #[test]
-    fn records_that_only_wait_to_be_found_cost_less() {
-        // Records of which one in a hundred queries (a stream of short
-        // texts, searched elsewhere, and a few long ones).
-        let mut few = RadiusPlan::by_cost(0.8);
-        let mut all = RadiusPlan::by_cost(0.8);
-        for i in 0..400_000u64 {
-            few.observe(spread(i), 2_000, 300, i % 100 == 0);
-            all.observe(spread(i), 2_000, 300, true);
-        }
-        assert!(
-            few.radius() > all.radius(),
-            "{} vs {}",
-            few.radius(),
-            all.radius()
         );
     }
 }
