@@ -286,6 +286,15 @@ impl FieldPaths {
     }
 }
 
+/// The error of a malformed record at `line` of `source`.
+fn malformed(source: &str, line: u64, message: String) -> Error {
+    Error::Parse {
+        source_name: source.to_string(),
+        line,
+        message,
+    }
+}
+
 /// Turns one JSON line into a record.
 fn json_record(
     text: &[u8],
@@ -294,14 +303,9 @@ fn json_record(
     fields: &std::result::Result<FieldPaths, String>,
     source: &str,
 ) -> Result<Record> {
-    let parse_error = |message: String| Error::Parse {
-        source_name: source.to_string(),
-        line,
-        message,
-    };
     let fields = fields
         .as_ref()
-        .map_err(|error| parse_error(error.clone()))?;
+        .map_err(|error| malformed(source, line, error.clone()))?;
     let id_key = fields.id.as_ref().map(|id| id.literal.as_str());
     match super::json_top_level::read(text, &fields.text.literal, id_key) {
         Some((text, id)) => Ok(Record { id, line, text }),
@@ -318,11 +322,7 @@ fn json_record_in_general(
     fields: &FieldPaths,
     source: &str,
 ) -> Result<Record> {
-    let parse_error = |message: String| Error::Parse {
-        source_name: source.to_string(),
-        line,
-        message,
-    };
+    let parse_error = |message: String| malformed(source, line, message);
     // Slots: the text as a top-level key, then as a path; the same for the id.
     let mut paths: Paths = [None; SLOTS];
     paths[0] = Some(std::slice::from_ref(&fields.text.literal));
