@@ -75,8 +75,9 @@ impl SetCache {
     }
 
     /// [`SetCache::get_or_make`], but a set is held only from the second
-    /// time its key is asked for (one bit a key remembers the first): for
-    /// sets that are cheap to make and often met once only.
+    /// time its key is asked for (one bit a key remembers the first, so
+    /// keys must be small and dense: kept record numbers): for sets that
+    /// are cheap to make and often met once only.
     pub fn get_or_make_once_met<E>(
         &self,
         key: u64,
