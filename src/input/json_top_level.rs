@@ -35,10 +35,6 @@ pub(crate) fn read(line: &[u8], text_key: &str, id_key: Option<&str>) -> Option<
     reader.expect(b'{')?;
     let mut text: Option<Vec<u8>> = None;
     let mut id: Option<String> = None;
-    reader.skip_whitespace();
-    if reader.peek() == Some(b'}') {
-        return None; // no text field: the general reader says so
-    }
     loop {
         reader.skip_whitespace();
         let key = reader.plain_key()?;
@@ -49,7 +45,7 @@ pub(crate) fn read(line: &[u8], text_key: &str, id_key: Option<&str>) -> Option<
             // Unescaping never lengthens, so the rest of the line bounds
             // the text: one allocation for most (reallocating cost 1%).
             let mut value = Vec::with_capacity((line.len() - reader.at).min(1 << 16));
-            reader.string_into(&mut value)?;
+            reader.string(Some(&mut value))?;
             text = Some(value);
         } else if id_key.is_some_and(|id_key| key == id_key.as_bytes()) {
             id = Some(reader.id()?);
@@ -115,44 +111,34 @@ impl<'a> Reader<'a> {
         Some(&bytes[start..end])
     }
 
-    /// A string value, unescaped and appended to `out`.
-    fn string_into(&mut self, out: &mut Vec<u8>) -> Option<()> {
+    /// A string value, checked, and unescaped into `out` if given.
+    fn string(&mut self, mut out: Option<&mut Vec<u8>>) -> Option<()> {
         self.expect(b'"')?;
         loop {
             let rest = &self.bytes[self.at..];
             let run = find_special(rest)?;
-            out.extend_from_slice(&rest[..run]);
+            if let Some(out) = out.as_deref_mut() {
+                out.extend_from_slice(&rest[..run]);
+            }
             self.at += run;
             match self.next()? {
                 b'"' => return Some(()),
-                b'\\' => self.escape_into(out)?,
+                b'\\' => {
+                    let mut utf8 = [0; 4];
+                    let decoded = self.escape(&mut utf8)?;
+                    if let Some(out) = out.as_deref_mut() {
+                        out.extend_from_slice(decoded);
+                    }
+                }
                 _ => return None, // a control character
             }
         }
     }
 
-    /// A string value, checked and skipped.
-    fn skip_string(&mut self) -> Option<()> {
-        self.expect(b'"')?;
-        loop {
-            self.at += find_special(&self.bytes[self.at..])?;
-            match self.next()? {
-                b'"' => return Some(()),
-                b'\\' => match self.next()? {
-                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {}
-                    // Decoded, so a lone surrogate stands aside here too.
-                    b'u' => {
-                        self.unicode_escape()?;
-                    }
-                    _ => return None,
-                },
-                _ => return None,
-            }
-        }
-    }
-
-    /// The escape after a backslash, decoded and appended to `out`.
-    fn escape_into(&mut self, out: &mut Vec<u8>) -> Option<()> {
+    /// The escape after a backslash, decoded (as UTF-8, in `utf8`). A
+    /// `\u` escape is decoded even in a skipped string, so a lone
+    /// surrogate stands aside there too.
+    fn escape<'b>(&mut self, utf8: &'b mut [u8; 4]) -> Option<&'b [u8]> {
         let byte = match self.next()? {
             b'"' => b'"',
             b'\\' => b'\\',
@@ -162,15 +148,11 @@ impl<'a> Reader<'a> {
             b'n' => b'\n',
             b'r' => b'\r',
             b't' => b'\t',
-            b'u' => {
-                let c = self.unicode_escape()?;
-                out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
-                return Some(());
-            }
+            b'u' => return Some(self.unicode_escape()?.encode_utf8(utf8).as_bytes()),
             _ => return None,
         };
-        out.push(byte);
-        Some(())
+        utf8[0] = byte;
+        Some(&utf8[..1])
     }
 
     /// The character of a `\uXXXX` escape (the `\u` read), and of the
@@ -208,7 +190,7 @@ impl<'a> Reader<'a> {
     fn id(&mut self) -> Option<String> {
         if self.peek() == Some(b'"') {
             let mut value = Vec::new();
-            self.string_into(&mut value)?;
+            self.string(Some(&mut value))?;
             return String::from_utf8(value).ok();
         }
         let start = self.at;
@@ -235,7 +217,7 @@ impl<'a> Reader<'a> {
     /// Any value, checked and skipped.
     fn skip_value(&mut self) -> Option<()> {
         match self.peek()? {
-            b'"' => self.skip_string(),
+            b'"' => self.string(None),
             b'{' => self.skip_container(b'}', true),
             b'[' => self.skip_container(b']', false),
             b't' => self.literal(b"true"),
@@ -262,7 +244,7 @@ impl<'a> Reader<'a> {
         loop {
             self.skip_whitespace();
             if keyed {
-                self.skip_string()?;
+                self.string(None)?;
                 self.skip_whitespace();
                 self.expect(b':')?;
                 self.skip_whitespace();

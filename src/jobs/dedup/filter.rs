@@ -573,12 +573,13 @@ impl Filter {
             // often met once only (generated addresses), so it is held from
             // its second time; on real lines, met three times each, holding
             // them halves the time.
-            let key = u64::from(kept) << 1 | slot as u64;
             let theirs = match space {
-                Space::Chars if !by_path => {
-                    self.kept_short_sets.get_or_make_once_met(key, measure_kept)
-                }
-                _ => self.kept_sets.get_or_make(key, measure_kept),
+                Space::Chars if !by_path => self
+                    .kept_short_sets
+                    .get_or_make_once_met(u64::from(kept), measure_kept),
+                _ => self
+                    .kept_sets
+                    .get_or_make(u64::from(kept) << 1 | slot as u64, measure_kept),
             };
             let theirs = match theirs {
                 Ok(set) => set,

@@ -66,12 +66,7 @@ impl SetCache {
         key: u64,
         make: impl FnOnce() -> Result<Vec<u64>, E>,
     ) -> Result<Set, E> {
-        if let Some(set) = self.lock().get(key) {
-            return Ok(set);
-        }
-        let set: Set = make()?.into();
-        self.lock().insert(key, Arc::clone(&set));
-        Ok(set)
+        self.fetch(key, false, make)
     }
 
     /// [`SetCache::get_or_make`], but a set is held only from the second
@@ -83,21 +78,24 @@ impl SetCache {
         key: u64,
         make: impl FnOnce() -> Result<Vec<u64>, E>,
     ) -> Result<Set, E> {
-        let first = {
+        self.fetch(key, true, make)
+    }
+
+    fn fetch<E>(
+        &self,
+        key: u64,
+        once_met: bool,
+        make: impl FnOnce() -> Result<Vec<u64>, E>,
+    ) -> Result<Set, E> {
+        let hold = {
             let mut generations = self.lock();
             if let Some(set) = generations.get(key) {
                 return Ok(set);
             }
-            let (word, bit) = ((key / 64) as usize, key % 64);
-            if generations.met.len() <= word {
-                generations.met.resize(word + 1, 0);
-            }
-            let first = generations.met[word] & (1 << bit) == 0;
-            generations.met[word] |= 1 << bit;
-            first
+            !once_met || generations.met_before(key)
         };
         let set: Set = make()?.into();
-        if !first {
+        if hold {
             self.lock().insert(key, Arc::clone(&set));
         }
         Ok(set)
@@ -111,6 +109,17 @@ impl SetCache {
 }
 
 impl Generations {
+    /// Whether `key` was asked for before; remembers that it now was.
+    fn met_before(&mut self, key: u64) -> bool {
+        let (word, bit) = ((key / 64) as usize, key % 64);
+        if self.met.len() <= word {
+            self.met.resize(word + 1, 0);
+        }
+        let before = self.met[word] & (1 << bit) != 0;
+        self.met[word] |= 1 << bit;
+        before
+    }
+
     /// The set of `key`, moved to the young generation if it was old.
     fn get(&mut self, key: u64) -> Option<Set> {
         if let Some(set) = self.young.get(&key) {
