@@ -91,6 +91,9 @@ pub struct Ahead {
     pub candidates: Vec<(u32, Space)>,
     /// Its character pairs, if they were measured for the search.
     pub set: Vec<u64>,
+    /// Its feature set, if it was measured to compare candidates: the
+    /// candidates kept in its block, if any, are compared with it too.
+    pub words_set: Option<Vec<u64>>,
     /// The candidates compared already (`None`: a kept text could not be
     /// read; the deciding thread compares them again and reports it).
     pub checked: Option<Checked>,
@@ -419,7 +422,8 @@ impl Filter {
         self.main.query(record, &probe, scratch, &mut candidates);
         candidates.sort_unstable();
         candidates.dedup();
-        let (near, compared) = self.first_near(record, &set, &candidates);
+        let mut words_set = None;
+        let (near, compared) = self.first_near(record, &set, &mut words_set, &candidates);
         let checked = near.ok().map(|near| Checked { near, compared });
         let set = match set {
             Cow::Owned(set) => set,
@@ -428,6 +432,7 @@ impl Filter {
         Some(Ahead {
             candidates,
             set,
+            words_set,
             checked,
         })
     }
@@ -484,28 +489,42 @@ impl Filter {
         if !exact_only && record.short.is_some() && self.join.search(&probe) {
             self.stop_joining();
         }
-        if !exact_only && let Some((kept, jaccard)) = self.search(record, &probe, found)? {
+        let mut words_set = None;
+        if !exact_only
+            && let Some((kept, jaccard)) = self.search(record, &probe, found, &mut words_set)?
+        {
             return Ok(Decision::Dropped { kept, jaccard });
         }
-        self.keep(record, &set, key, exact_only).map(Decision::Kept)
+        let number = self.keep(record, &set, key, exact_only)?;
+        // Its feature set, measured to compare it, is what comparing it
+        // with the records after it needs: a file is not read again.
+        if let (Some(number), Some(words_set)) = (number, words_set) {
+            self.kept_sets
+                .hold(u64::from(number) << 1 | Space::Words as u64, words_set);
+        }
+        Ok(Decision::Kept(number))
     }
 
     /// The earliest kept record within k that reaches the threshold;
     /// `found`: the candidates among the records kept before the block,
-    /// and what comparing them found, if they were searched ahead.
+    /// and what comparing them found, if they were searched ahead;
+    /// `words_set`: the record's feature set, if measured on the way.
     fn search(
         &mut self,
         record: &Measured,
         probe: &Probe<'_>,
         found: Option<Ahead>,
+        words_set: &mut Option<Vec<u64>>,
     ) -> io::Result<Option<(u32, f64)>> {
         let mut candidates = std::mem::take(&mut self.scratch);
         candidates.clear();
         match found {
             Some(Ahead {
                 checked: Some(checked),
+                words_set: measured,
                 ..
             }) if !self.ahead_stale => {
+                *words_set = measured;
                 self.candidates += checked.compared;
                 if checked.near.is_some() {
                     self.scratch = candidates;
@@ -513,7 +532,10 @@ impl Filter {
                 }
                 // None before the block: those kept in it may be.
             }
-            Some(ahead) if !self.ahead_stale => candidates.extend(ahead.candidates),
+            Some(ahead) if !self.ahead_stale => {
+                candidates.extend(ahead.candidates);
+                *words_set = ahead.words_set;
+            }
             _ => {
                 if record.short.is_none() {
                     self.main.build_short_words();
@@ -531,7 +553,7 @@ impl Filter {
         }
         candidates.sort_unstable();
         candidates.dedup();
-        let (answer, compared) = self.first_near(record, probe.set, &candidates);
+        let (answer, compared) = self.first_near(record, probe.set, words_set, &candidates);
         self.candidates += compared;
         self.scratch = candidates;
         answer
@@ -539,30 +561,36 @@ impl Filter {
 
     /// Compares `record` with `candidates` (kept records, sorted) in turn
     /// until one reaches the threshold; `chars`: its character pairs, if
-    /// measured. Read-only, so the candidates of a block are compared on
+    /// measured; `words`: its feature set, measured here if needed and
+    /// not given. Read-only, so the candidates of a block are compared on
     /// every core; returns the candidates compared too.
     fn first_near(
         &self,
         record: &Measured,
         chars: &[u64],
+        words: &mut Option<Vec<u64>>,
         candidates: &[(u32, Space)],
     ) -> (io::Result<Option<(u32, f64)>>, u64) {
-        let mut sets: [Option<Cow<'_, [u64]>>; 2] = [None, None];
+        let mut chars_measured = None;
         let mut compared = 0;
         for &(kept, space) in candidates {
             compared += 1;
-            let slot = space as usize;
-            if sets[slot].is_none() {
-                let set = match space {
-                    Space::Chars if !chars.is_empty() => Ok(Cow::Borrowed(chars)),
-                    _ => feature_set(&self.measure, self.by_path, &record.text, space)
-                        .map(Cow::Owned),
-                };
-                match set {
-                    Ok(set) => sets[slot] = Some(set),
+            let own = match space {
+                Space::Chars if !chars.is_empty() => None,
+                Space::Chars => Some(&mut chars_measured),
+                Space::Words => Some(&mut *words),
+            };
+            if let Some(own @ None) = own {
+                match feature_set(&self.measure, self.by_path, &record.text, space) {
+                    Ok(set) => *own = Some(set),
                     Err(error) => return (Err(error), compared),
                 }
             }
+            let ours = match space {
+                Space::Chars if !chars.is_empty() => chars,
+                Space::Chars => chars_measured.as_deref().unwrap_or_default(),
+                Space::Words => words.as_deref().unwrap_or_default(),
+            };
             let (texts, measure, by_path) = (&self.texts, &self.measure, self.by_path);
             let measure_kept = || {
                 texts
@@ -579,13 +607,12 @@ impl Filter {
                     .get_or_make_once_met(u64::from(kept), measure_kept),
                 _ => self
                     .kept_sets
-                    .get_or_make(u64::from(kept) << 1 | slot as u64, measure_kept),
+                    .get_or_make(u64::from(kept) << 1 | space as u64, measure_kept),
             };
             let theirs = match theirs {
                 Ok(set) => set,
                 Err(error) => return (Err(error), compared),
             };
-            let ours = sets[slot].as_deref().unwrap_or_default();
             if let Verdict::Near(jaccard) = decide(ours, &theirs, self.threshold) {
                 return (Ok(Some((kept, jaccard))), compared);
             }
@@ -706,6 +733,37 @@ mod tests {
         );
         assert_eq!(filter.candidates, 0);
         assert_eq!(filter.kept(), 1);
+    }
+
+    #[test]
+    fn a_kept_files_set_measured_when_it_was_decided_is_not_read_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let words =
+            |from: usize, to: usize| -> String { (from..to).map(|i| format!("w{i} ")).collect() };
+        let measure = Measure::new(Fingerprinter::new(FeatureOptions::default()), false, 1);
+        let mut filter = Filter::new(measure, 0.8, 32, 32).reading_files();
+        let decide = |filter: &mut Filter, name: &str, text: String| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, text).unwrap();
+            let file = std::fs::File::open(&path).unwrap();
+            let (words, short) = filter.measure().measure_reader(file).unwrap();
+            let text = path.clone().into_os_string().into_encoded_bytes();
+            let decision = filter.decide(&Measured { text, words, short });
+            (path, decision.map_err(|error| error.to_string()))
+        };
+        // b shares half of a: a candidate, not a near-copy; c is a near
+        // copy of b, whose file is gone by then.
+        let a = decide(&mut filter, "a", words(0, 40)).1;
+        assert_eq!(a, Ok(Decision::Kept(Some(0))));
+        let (b, kept) = decide(&mut filter, "b", words(0, 20) + &words(100, 120));
+        assert_eq!(kept, Ok(Decision::Kept(Some(1))));
+        assert!(filter.candidates >= 1, "b was compared with a");
+        std::fs::remove_file(b).unwrap();
+        let (_, dropped) = decide(&mut filter, "c", words(0, 20) + &words(100, 119) + "other");
+        match dropped {
+            Ok(Decision::Dropped { kept: 1, jaccard }) => assert!(jaccard >= 0.8, "{jaccard}"),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -81,6 +81,11 @@ impl SetCache {
         self.fetch(key, true, make)
     }
 
+    /// Holds the set of `key` (made elsewhere).
+    pub fn hold(&self, key: u64, set: Vec<u64>) {
+        self.lock().insert(key, set.into());
+    }
+
     fn fetch<E>(
         &self,
         key: u64,
