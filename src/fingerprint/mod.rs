@@ -37,7 +37,9 @@ pub use weights::{MAX_WEIGHT, TokenSet, Vocabulary};
 
 use sdr::{SdrSums, select_top};
 use shingle::FeatureSink;
-use stream::{DistinctSink, FeatureBytesSink, Pipeline, SetSink, TfSink};
+use stream::{
+    Both, BoundedSetSink, DistinctSink, FeatureBytesSink, NoSink, Pipeline, SetSink, TfSink,
+};
 use weights::TokenRules;
 
 /// What fingerprinting one document produced.
@@ -99,8 +101,32 @@ impl Fingerprinter {
         self.fingerprint_from(Stream(reader))
     }
 
+    /// Fingerprints a stream and, in the same pass, gives its feature set
+    /// ([`Fingerprinter::feature_set_reader`]) if it has at most
+    /// `max_features` distinct features (`None` past that: memory stays
+    /// within about twice that many hashes).
+    pub fn fingerprint_and_set_reader<R: Read>(
+        &self,
+        reader: R,
+        max_features: usize,
+    ) -> io::Result<(Fingerprint, Option<Vec<u64>>)> {
+        let mut set = BoundedSetSink::new(self.options.hash, max_features);
+        let fingerprint = self.fingerprint_with(Stream(reader), &mut set)?;
+        Ok((fingerprint, set.into_sorted()))
+    }
+
     /// Fingerprints a source with the sink its weighting needs.
     fn fingerprint_from(&self, source: impl Source) -> io::Result<Fingerprint> {
+        self.fingerprint_with(source, &mut NoSink)
+    }
+
+    /// [`Fingerprinter::fingerprint_from`], every feature handed to `also`
+    /// too.
+    fn fingerprint_with(
+        &self,
+        source: impl Source,
+        also: &mut impl FeatureSink,
+    ) -> io::Result<Fingerprint> {
         let pipeline = Pipeline::new(self);
         let hash = self.options.hash;
         let (bytes, content_hash, mut accumulator, features) = match self.options.weighting {
@@ -110,7 +136,7 @@ impl Fingerprinter {
                     accumulator: Accumulator::new(),
                     features: 0,
                 };
-                let (bytes, content) = source.drive(pipeline, &mut sink)?;
+                let (bytes, content) = source.drive(pipeline, &mut Both(&mut sink, also))?;
                 (bytes, content, sink.accumulator, sink.features)
             }
             Weighting::Binary => {
@@ -118,7 +144,7 @@ impl Fingerprinter {
                     hash,
                     weights: HashMap::default(),
                 };
-                let (bytes, content) = source.drive(pipeline, &mut sink)?;
+                let (bytes, content) = source.drive(pipeline, &mut Both(&mut sink, also))?;
                 let mut accumulator = Accumulator::new();
                 for (&feature, &weight) in &sink.weights {
                     accumulator.add(feature, weight);

@@ -232,6 +232,85 @@ impl FeatureSink for SetSink {
     }
 }
 
+/// A sink that takes nothing.
+pub(crate) struct NoSink;
+
+impl FeatureSink for NoSink {
+    #[inline(always)]
+    fn feature(&mut self, _: &[u8], _: u32) {}
+}
+
+/// Two sinks fed the same features.
+pub(crate) struct Both<'a, A, B>(pub(crate) &'a mut A, pub(crate) &'a mut B);
+
+impl<A: FeatureSink, B: FeatureSink> FeatureSink for Both<'_, A, B> {
+    #[inline(always)]
+    fn feature(&mut self, bytes: &[u8], weight: u32) {
+        self.0.feature(bytes, weight);
+        self.1.feature(bytes, weight);
+    }
+}
+
+/// A [`SetSink`] that gives up once the set has more than `max` distinct
+/// hashes: it holds at most about twice that many.
+pub(crate) struct BoundedSetSink {
+    hash: FeatureHash,
+    /// The hashes; `None` once there were too many.
+    set: Option<Vec<u64>>,
+    max: usize,
+    /// The length at which to compact next: at most twice `max`.
+    compact_at: usize,
+}
+
+impl BoundedSetSink {
+    /// An empty sink for sets of at most `max` hashes.
+    pub(crate) fn new(hash: FeatureHash, max: usize) -> BoundedSetSink {
+        BoundedSetSink {
+            hash,
+            set: Some(Vec::new()),
+            max,
+            compact_at: Self::first_compaction(max),
+        }
+    }
+
+    fn first_compaction(max: usize) -> usize {
+        max.saturating_mul(2).clamp(16, SET_COMPACT_AT)
+    }
+
+    /// Sorts and deduplicates; gives up if more than `max` are left.
+    fn compact(&mut self) {
+        if let Some(set) = self.set.as_mut() {
+            set.sort_unstable();
+            set.dedup();
+            if set.len() > self.max {
+                self.set = None;
+            } else {
+                self.compact_at = (set.len() * 2).max(Self::first_compaction(self.max));
+            }
+        }
+    }
+
+    /// The sorted, distinct hashes, unless there were more than `max`.
+    pub(crate) fn into_sorted(mut self) -> Option<Vec<u64>> {
+        self.compact();
+        self.set
+    }
+}
+
+impl FeatureSink for BoundedSetSink {
+    #[inline]
+    fn feature(&mut self, bytes: &[u8], weight: u32) {
+        debug_assert!(weight > 0, "zero-weight features do not count");
+        let Some(set) = self.set.as_mut() else {
+            return;
+        };
+        set.push(feature_hash(self.hash, bytes));
+        if set.len() >= self.compact_at {
+            self.compact();
+        }
+    }
+}
+
 /// Distinct features by their bytes, with their total weight: the sum over
 /// their occurrences (tf) or the largest (binary). The SDR hashes each
 /// once; memory grows with the number of distinct features.

@@ -138,3 +138,32 @@ proptest! {
         prop_assert_eq!(tf.features == 0, set.is_empty());
     }
 }
+
+proptest! {
+    // One pass gives what two give: the fingerprint, and the set unless it
+    // has more than `max` features. Small bounds make the sink compact and
+    // give up mid-document.
+    #[test]
+    fn the_set_measured_with_the_fingerprint_is_the_feature_set(
+        text in "[a-dA-D]{1,2}([ ,.]{1,2}[a-d]{1,2}){0,60}",
+        options in rules_strategy(),
+        binary: bool,
+        max in 0usize..40,
+    ) {
+        let options = FeatureOptions {
+            weighting: if binary { Weighting::Binary } else { Weighting::Tf },
+            ..options
+        };
+        let fingerprinter = Fingerprinter::new(options);
+        let (fingerprint, set) = fingerprinter
+            .fingerprint_and_set_reader(text.as_bytes(), max)
+            .unwrap();
+        prop_assert_eq!(fingerprint, fingerprinter.fingerprint_bytes(text.as_bytes()));
+        let whole = fingerprinter.feature_set_bytes(text.as_bytes());
+        if whole.len() <= max {
+            prop_assert_eq!(set, Some(whole));
+        } else {
+            prop_assert_eq!(set, None);
+        }
+    }
+}

@@ -15,7 +15,6 @@ use crate::diag::Diagnostics;
 use crate::input::{Outcome, PathSeparator, Walk, WalkOptions, read_path_list};
 use crate::parallel::for_each_ordered;
 
-use super::filter::Measured;
 use super::plan::Radii;
 use super::{DedupOptions, DedupStats, Output, RecordName, Run};
 
@@ -58,7 +57,8 @@ pub fn dedup_files(
             found.and_then(|file| {
                 let view = &measure.fingerprinter().options().view;
                 crate::input::open_view(&file, walk, view).and_then(|reader| {
-                    match measure.measure_reader(reader) {
+                    let path = file.path.clone().into_os_string().into_encoded_bytes();
+                    match measure.measure_reader(reader, path) {
                         Ok(measured) => Outcome::Done((file, measured)),
                         Err(source) => Outcome::Failed(Error::io_named(&file.display, source)),
                     }
@@ -67,17 +67,12 @@ pub fn dedup_files(
         },
         |_, outcome| {
             let taken = match outcome {
-                Outcome::Done((file, (words, short))) => {
+                Outcome::Done((file, measured)) => {
                     number += 1;
-                    let path = file.path.into_os_string().into_encoded_bytes();
+                    let path = measured.text.clone();
                     let name = RecordName {
                         line: number,
                         id: Some(file.display),
-                    };
-                    let measured = Measured {
-                        text: path.clone(),
-                        words,
-                        short,
                     };
                     let record = Outcome::Done((name, measured));
                     let checkpoint = run.observe(&record);

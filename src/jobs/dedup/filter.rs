@@ -68,7 +68,15 @@ pub struct Measured {
     /// Its character pairs, when it is a short text and the short-text
     /// rule is on.
     pub short: Option<ShortText>,
+    /// Its feature set, if measured with the fingerprint (files up to
+    /// [`FILE_SET_FEATURES`] features: the worker that reads a file measures
+    /// it, rather than the deciding thread reading the file again).
+    pub words_set: Option<Vec<u64>>,
 }
+
+/// The most distinct features of a file whose feature set is measured
+/// with its fingerprint (8 bytes each).
+pub const FILE_SET_FEATURES: usize = 1 << 17;
 
 /// A short text's character pairs: their fingerprint and their set.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -153,24 +161,35 @@ impl Measure {
             }
             _ => None,
         };
-        Measured { text, words, short }
+        Measured {
+            text,
+            words,
+            short,
+            words_set: None,
+        }
     }
 
     /// Fingerprints a document read from a stream (a file), which is read
-    /// once: its first bytes are kept to tell whether it is a short text.
-    pub fn measure_reader<R: Read>(
-        &self,
-        reader: R,
-    ) -> io::Result<(Fingerprint, Option<ShortText>)> {
+    /// once: its first bytes are kept to tell whether it is a short text,
+    /// and its feature set is measured on the way if it is small enough.
+    /// `text` is the record's text: the file's path.
+    pub fn measure_reader<R: Read>(&self, reader: R, text: Vec<u8>) -> io::Result<Measured> {
         let mut prefix = Prefix::new(reader);
-        let words = self.fingerprinter.fingerprint_reader(&mut prefix)?;
+        let (words, words_set) = self
+            .fingerprinter
+            .fingerprint_and_set_reader(&mut prefix, FILE_SET_FEATURES)?;
         let short = match (&self.short, prefix.whole()) {
             (Some(short), Some(text)) if words.features >= self.min_features.max(1) => {
                 short_text(short, text)
             }
             _ => None,
         };
-        Ok((words, short))
+        Ok(Measured {
+            text,
+            words,
+            short,
+            words_set,
+        })
     }
 }
 
@@ -422,8 +441,13 @@ impl Filter {
         self.main.query(record, &probe, scratch, &mut candidates);
         candidates.sort_unstable();
         candidates.dedup();
-        let mut words_set = None;
+        let mut words_set = record.words_set.as_deref().map(Cow::Borrowed);
         let (near, compared) = self.first_near(record, &set, &mut words_set, &candidates);
+        // One measured here goes on with the record; its own stays with it.
+        let words_set = match words_set {
+            Some(Cow::Owned(set)) => Some(set),
+            _ => None,
+        };
         let checked = near.ok().map(|near| Checked { near, compared });
         let set = match set {
             Cow::Owned(set) => set,
@@ -489,7 +513,7 @@ impl Filter {
         if !exact_only && record.short.is_some() && self.join.search(&probe) {
             self.stop_joining();
         }
-        let mut words_set = None;
+        let mut words_set = record.words_set.as_deref().map(Cow::Borrowed);
         if !exact_only
             && let Some((kept, jaccard)) = self.search(record, &probe, found, &mut words_set)?
         {
@@ -499,8 +523,10 @@ impl Filter {
         // Its feature set, measured to compare it, is what comparing it
         // with the records after it needs: a file is not read again.
         if let (Some(number), Some(words_set)) = (number, words_set) {
-            self.kept_sets
-                .hold(u64::from(number) << 1 | Space::Words as u64, words_set);
+            self.kept_sets.hold(
+                u64::from(number) << 1 | Space::Words as u64,
+                words_set.into_owned(),
+            );
         }
         Ok(Decision::Kept(number))
     }
@@ -509,12 +535,12 @@ impl Filter {
     /// `found`: the candidates among the records kept before the block,
     /// and what comparing them found, if they were searched ahead;
     /// `words_set`: the record's feature set, if measured on the way.
-    fn search(
+    fn search<'r>(
         &mut self,
-        record: &Measured,
+        record: &'r Measured,
         probe: &Probe<'_>,
         found: Option<Ahead>,
-        words_set: &mut Option<Vec<u64>>,
+        words_set: &mut Option<Cow<'r, [u64]>>,
     ) -> io::Result<Option<(u32, f64)>> {
         let mut candidates = std::mem::take(&mut self.scratch);
         candidates.clear();
@@ -524,7 +550,9 @@ impl Filter {
                 words_set: measured,
                 ..
             }) if !self.ahead_stale => {
-                *words_set = measured;
+                if measured.is_some() {
+                    *words_set = measured.map(Cow::Owned);
+                }
                 self.candidates += checked.compared;
                 if checked.near.is_some() {
                     self.scratch = candidates;
@@ -534,7 +562,9 @@ impl Filter {
             }
             Some(ahead) if !self.ahead_stale => {
                 candidates.extend(ahead.candidates);
-                *words_set = ahead.words_set;
+                if ahead.words_set.is_some() {
+                    *words_set = ahead.words_set.map(Cow::Owned);
+                }
             }
             _ => {
                 if record.short.is_none() {
@@ -564,14 +594,14 @@ impl Filter {
     /// measured; `words`: its feature set, measured here if needed and
     /// not given. Read-only, so the candidates of a block are compared on
     /// every core; returns the candidates compared too.
-    fn first_near(
+    fn first_near<'r>(
         &self,
-        record: &Measured,
+        record: &'r Measured,
         chars: &[u64],
-        words: &mut Option<Vec<u64>>,
+        words: &mut Option<Cow<'r, [u64]>>,
         candidates: &[(u32, Space)],
     ) -> (io::Result<Option<(u32, f64)>>, u64) {
-        let mut chars_measured = None;
+        let mut chars_measured: Option<Cow<'r, [u64]>> = None;
         let mut compared = 0;
         for &(kept, space) in candidates {
             compared += 1;
@@ -582,7 +612,7 @@ impl Filter {
             };
             if let Some(own @ None) = own {
                 match feature_set(&self.measure, self.by_path, &record.text, space) {
-                    Ok(set) => *own = Some(set),
+                    Ok(set) => *own = Some(Cow::Owned(set)),
                     Err(error) => return (Err(error), compared),
                 }
             }
@@ -736,33 +766,41 @@ mod tests {
     }
 
     #[test]
-    fn a_kept_files_set_measured_when_it_was_decided_is_not_read_again() {
-        let dir = tempfile::tempdir().unwrap();
+    fn a_kept_files_set_is_held_and_the_file_not_read_again() {
         let words =
             |from: usize, to: usize| -> String { (from..to).map(|i| format!("w{i} ")).collect() };
-        let measure = Measure::new(Fingerprinter::new(FeatureOptions::default()), false, 1);
-        let mut filter = Filter::new(measure, 0.8, 32, 32).reading_files();
-        let decide = |filter: &mut Filter, name: &str, text: String| {
-            let path = dir.path().join(name);
-            std::fs::write(&path, text).unwrap();
-            let file = std::fs::File::open(&path).unwrap();
-            let (words, short) = filter.measure().measure_reader(file).unwrap();
-            let text = path.clone().into_os_string().into_encoded_bytes();
-            let decision = filter.decide(&Measured { text, words, short });
-            (path, decision.map_err(|error| error.to_string()))
-        };
-        // b shares half of a: a candidate, not a near-copy; c is a near
-        // copy of b, whose file is gone by then.
-        let a = decide(&mut filter, "a", words(0, 40)).1;
-        assert_eq!(a, Ok(Decision::Kept(Some(0))));
-        let (b, kept) = decide(&mut filter, "b", words(0, 20) + &words(100, 120));
-        assert_eq!(kept, Ok(Decision::Kept(Some(1))));
-        assert!(filter.candidates >= 1, "b was compared with a");
-        std::fs::remove_file(b).unwrap();
-        let (_, dropped) = decide(&mut filter, "c", words(0, 20) + &words(100, 119) + "other");
-        match dropped {
-            Ok(Decision::Dropped { kept: 1, jaccard }) => assert!(jaccard >= 0.8, "{jaccard}"),
-            other => panic!("{other:?}"),
+        // The set measured by the worker with the fingerprint, or (a file
+        // past FILE_SET_FEATURES) by the deciding thread.
+        for with_fingerprint in [true, false] {
+            let dir = tempfile::tempdir().unwrap();
+            let measure = Measure::new(Fingerprinter::new(FeatureOptions::default()), false, 1);
+            let mut filter = Filter::new(measure, 0.8, 32, 32).reading_files();
+            let decide = |filter: &mut Filter, name: &str, text: String| {
+                let path = dir.path().join(name);
+                std::fs::write(&path, text).unwrap();
+                let file = std::fs::File::open(&path).unwrap();
+                let text = path.clone().into_os_string().into_encoded_bytes();
+                let mut measured = filter.measure().measure_reader(file, text).unwrap();
+                assert!(measured.words_set.is_some());
+                if !with_fingerprint {
+                    measured.words_set = None;
+                }
+                let decision = filter.decide(&measured);
+                (path, decision.map_err(|error| error.to_string()))
+            };
+            // b shares half of a: a candidate, not a near-copy; c is a
+            // near copy of b, whose file is gone by then.
+            let a = decide(&mut filter, "a", words(0, 40)).1;
+            assert_eq!(a, Ok(Decision::Kept(Some(0))));
+            let (b, kept) = decide(&mut filter, "b", words(0, 20) + &words(100, 120));
+            assert_eq!(kept, Ok(Decision::Kept(Some(1))));
+            assert!(filter.candidates >= 1, "b was compared with a");
+            std::fs::remove_file(b).unwrap();
+            let (_, dropped) = decide(&mut filter, "c", words(0, 20) + &words(100, 119) + "other");
+            match dropped {
+                Ok(Decision::Dropped { kept: 1, jaccard }) => assert!(jaccard >= 0.8, "{jaccard}"),
+                other => panic!("{with_fingerprint}: {other:?}"),
+            }
         }
     }
 

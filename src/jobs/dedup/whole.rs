@@ -114,7 +114,12 @@ impl Gathered {
             } else {
                 None
             };
-            let measured = Measured { text, words, short };
+            let measured = Measured {
+                text,
+                words,
+                short,
+                words_set: None,
+            };
             let decision = filter.decide(&measured).map_err(spool)?;
             // The radii follow the order of the decisions.
             if radii.observe(filter.measure(), &measured) {
