@@ -1,10 +1,12 @@
 //! `simdup dedup PATH...` and `--files-from`: the files that are not
 //! near-duplicates of a file kept before them, in walk order.
 //!
-//! The walk streams to the workers, which read and fingerprint each file
-//! once; this thread decides each file in walk order with the records'
-//! filter. A kept file's path is held, not its text: verification reads
-//! the two files again.
+//! The walk streams to the workers, which read each file once, for its
+//! fingerprint and (unless it is large) its feature set; this thread
+//! decides each file in walk order with the records' filter. A kept
+//! file's path is held, not its text: its feature set stays in the
+//! filter's set cache while there is room, and is read from the file again
+//! once it is not.
 
 use std::ops::ControlFlow;
 use std::path::PathBuf;
