@@ -102,6 +102,8 @@ pub struct Ahead {
     /// Its feature set, if it was measured to compare candidates: the
     /// candidates kept in its block, if any, are compared with it too.
     pub words_set: Option<Vec<u64>>,
+    /// Its feature set was needed (measured here, or the record's own).
+    pub words_needed: bool,
     /// The candidates compared already (`None`: a kept text could not be
     /// read; the deciding thread compares them again and reports it).
     pub checked: Option<Checked>,
@@ -441,8 +443,9 @@ impl Filter {
         self.main.query(record, &probe, scratch, &mut candidates);
         candidates.sort_unstable();
         candidates.dedup();
-        let mut words_set = record.words_set.as_deref().map(Cow::Borrowed);
+        let mut words_set = None;
         let (near, compared) = self.first_near(record, &set, &mut words_set, &candidates);
+        let words_needed = words_set.is_some();
         // One measured here goes on with the record; its own stays with it.
         let words_set = match words_set {
             Some(Cow::Owned(set)) => Some(set),
@@ -457,6 +460,7 @@ impl Filter {
             candidates,
             set,
             words_set,
+            words_needed,
             checked,
         })
     }
@@ -513,15 +517,17 @@ impl Filter {
         if !exact_only && record.short.is_some() && self.join.search(&probe) {
             self.stop_joining();
         }
-        let mut words_set = record.words_set.as_deref().map(Cow::Borrowed);
+        let mut words_set = None;
         if !exact_only
             && let Some((kept, jaccard)) = self.search(record, &probe, found, &mut words_set)?
         {
             return Ok(Decision::Dropped { kept, jaccard });
         }
         let number = self.keep(record, &set, key, exact_only)?;
-        // Its feature set, measured to compare it, is what comparing it
-        // with the records after it needs: a file is not read again.
+        // A record compared with candidates is likely in a cluster of
+        // near-copies: its feature set, which comparing it needed, will be
+        // needed again (a file is not read again). One that met none is
+        // not held: most records of a large input meet none.
         if let (Some(number), Some(words_set)) = (number, words_set) {
             self.kept_sets.hold(
                 u64::from(number) << 1 | Space::Words as u64,
@@ -534,7 +540,7 @@ impl Filter {
     /// The earliest kept record within k that reaches the threshold;
     /// `found`: the candidates among the records kept before the block,
     /// and what comparing them found, if they were searched ahead;
-    /// `words_set`: the record's feature set, if measured on the way.
+    /// `words_set`: the record's feature set, set if it was needed.
     fn search<'r>(
         &mut self,
         record: &'r Measured,
@@ -548,11 +554,10 @@ impl Filter {
             Some(Ahead {
                 checked: Some(checked),
                 words_set: measured,
+                words_needed,
                 ..
             }) if !self.ahead_stale => {
-                if measured.is_some() {
-                    *words_set = measured.map(Cow::Owned);
-                }
+                *words_set = own_words_set(record, measured, words_needed);
                 self.candidates += checked.compared;
                 if checked.near.is_some() {
                     self.scratch = candidates;
@@ -562,9 +567,7 @@ impl Filter {
             }
             Some(ahead) if !self.ahead_stale => {
                 candidates.extend(ahead.candidates);
-                if ahead.words_set.is_some() {
-                    *words_set = ahead.words_set.map(Cow::Owned);
-                }
+                *words_set = own_words_set(record, ahead.words_set, ahead.words_needed);
             }
             _ => {
                 if record.short.is_none() {
@@ -591,8 +594,8 @@ impl Filter {
 
     /// Compares `record` with `candidates` (kept records, sorted) in turn
     /// until one reaches the threshold; `chars`: its character pairs, if
-    /// measured; `words`: its feature set, measured here if needed and
-    /// not given. Read-only, so the candidates of a block are compared on
+    /// measured; `words`: its feature set, set when first needed (the
+    /// record's own, or measured here) unless given. Read-only, so the candidates of a block are compared on
     /// every core; returns the candidates compared too.
     fn first_near<'r>(
         &self,
@@ -611,8 +614,13 @@ impl Filter {
                 Space::Words => Some(&mut *words),
             };
             if let Some(own @ None) = own {
-                match feature_set(&self.measure, self.by_path, &record.text, space) {
-                    Ok(set) => *own = Some(Cow::Owned(set)),
+                let measured = match (space, &record.words_set) {
+                    (Space::Words, Some(set)) => Ok(Cow::Borrowed(&set[..])),
+                    _ => feature_set(&self.measure, self.by_path, &record.text, space)
+                        .map(Cow::Owned),
+                };
+                match measured {
+                    Ok(set) => *own = Some(set),
                     Err(error) => return (Err(error), compared),
                 }
             }
@@ -687,6 +695,20 @@ impl Filter {
         }
         self.kept += 1;
         Ok(Some(number))
+    }
+}
+
+/// A record's feature set as its search ahead left it: measured there,
+/// or its own if that was needed, or none.
+fn own_words_set(
+    record: &Measured,
+    measured: Option<Vec<u64>>,
+    needed: bool,
+) -> Option<Cow<'_, [u64]>> {
+    match measured {
+        Some(set) => Some(Cow::Owned(set)),
+        None if needed => record.words_set.as_deref().map(Cow::Borrowed),
+        None => None,
     }
 }
 
