@@ -17,8 +17,14 @@ pub(crate) const BLOCK_BYTES: usize = 1 << 20;
 /// What the reader produces, in stream order.
 #[derive(Debug)]
 pub(crate) enum Piece {
-    /// Whole records; `first` is the number of the first one.
-    Block { bytes: Vec<u8>, first: u64 },
+    /// Whole records; `first` is the number of the first one, `offset`
+    /// where `bytes` start in the stream (counted from where it was when
+    /// reading began).
+    Block {
+        bytes: Vec<u8>,
+        first: u64,
+        offset: u64,
+    },
     /// Record `number` is longer than the limit (its bytes were skipped).
     TooLong { number: u64 },
     /// Reading failed; nothing follows.
@@ -37,6 +43,8 @@ pub(crate) struct Blocks<R> {
     scratch: Vec<u8>,
     /// Records started so far.
     started: u64,
+    /// Where `carry` starts in the stream.
+    at: u64,
     /// Inside a record that is too long: drop bytes up to its delimiter.
     skipping: bool,
     done: bool,
@@ -65,6 +73,7 @@ impl<R: Read> Blocks<R> {
             carry: Vec::new(),
             scratch: Vec::new(),
             started: 0,
+            at: 0,
             skipping: false,
             done: false,
             eager: false,
@@ -115,9 +124,13 @@ impl<R: Read> Iterator for Blocks<R> {
                 match memchr::memchr(self.delimiter, &buf) {
                     Some(end) => {
                         buf.drain(..=end);
+                        self.at += end as u64 + 1;
                         self.skipping = false;
                     }
-                    None => buf.clear(),
+                    None => {
+                        self.at += buf.len() as u64;
+                        buf.clear();
+                    }
                 }
             }
             if !self.skipping {
@@ -139,6 +152,8 @@ impl<R: Read> Iterator for Blocks<R> {
                     }
                     self.skipping = true;
                     self.started += 1;
+                    // Its bytes so far are dropped with `buf`.
+                    self.at += buf.len() as u64;
                     return Some(Piece::TooLong {
                         number: self.started,
                     });
@@ -169,14 +184,21 @@ impl<R: Read> Blocks<R> {
         self.carry.capacity()
     }
 
-    /// Numbers the records of `bytes` and makes them a block.
+    /// Numbers the records of `bytes` (the bytes before `carry`) and
+    /// makes them a block.
     fn block(&mut self, bytes: Vec<u8>) -> Piece {
         let first = self.started + 1;
         let delimiters = memchr::memchr_iter(self.delimiter, &bytes).count() as u64;
         // A final record without its delimiter is a record too.
         let unterminated = u64::from(bytes.last().is_some_and(|&b| b != self.delimiter));
         self.started += delimiters + unterminated;
-        Piece::Block { bytes, first }
+        let offset = self.at;
+        self.at += bytes.len() as u64;
+        Piece::Block {
+            bytes,
+            first,
+            offset,
+        }
     }
 }
 
@@ -210,7 +232,7 @@ mod tests {
         let mut out = Vec::new();
         for piece in Blocks::with_block_bytes(input, b'\n', limit, block_bytes) {
             match piece {
-                Piece::Block { bytes, first } => {
+                Piece::Block { bytes, first, .. } => {
                     for (i, record) in records(&bytes, b'\n').enumerate() {
                         let number = first + i as u64;
                         if record.len() > limit {
@@ -227,6 +249,21 @@ mod tests {
         out
     }
 
+    /// A reader that hands out at most `most` bytes a read.
+    struct Sips<'a> {
+        rest: &'a [u8],
+        most: usize,
+    }
+
+    impl Read for Sips<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.rest.len().min(self.most).min(buf.len());
+            buf[..n].copy_from_slice(&self.rest[..n]);
+            self.rest = &self.rest[n..];
+            Ok(n)
+        }
+    }
+
     /// A reader that hands out one chunk per read, like a slow pipe.
     struct Trickle(Vec<&'static [u8]>);
 
@@ -241,6 +278,27 @@ mod tests {
         }
     }
 
+    proptest! {
+        // Each block's offset is where its bytes are in the stream, past
+        // the skipped bytes of too-long records.
+        #[test]
+        fn a_blocks_offset_is_where_its_bytes_are(
+            input in proptest::collection::vec(prop_oneof![1 => Just(b'\n'), 8 => Just(b'a')], 0..400),
+            limit in 1usize..20,
+            block_bytes in 1usize..50,
+            read_bytes in 1usize..30,
+        ) {
+            let reader = Sips { rest: &input[..], most: read_bytes };
+            for piece in Blocks::with_block_bytes(reader, b'\n', limit, block_bytes) {
+                if let Piece::Block { bytes, offset, .. } = piece {
+                    let at = offset as usize;
+                    prop_assert_eq!(&input[at..at + bytes.len()], &bytes[..]);
+                    prop_assert!(at == 0 || input[at - 1] == b'\n');
+                }
+            }
+        }
+    }
+
     #[test]
     fn eager_blocks_end_at_a_short_read() {
         let chunks = vec![&b"a\nb"[..], b"c\n", b"d"];
@@ -248,7 +306,7 @@ mod tests {
             Blocks::with_block_bytes(Trickle(chunks.clone()), b'\n', 100, 1 << 20)
                 .eager()
                 .map(|piece| match piece {
-                    Piece::Block { bytes, first } => (bytes, first),
+                    Piece::Block { bytes, first, .. } => (bytes, first),
                     other => panic!("{other:?}"),
                 })
                 .collect();

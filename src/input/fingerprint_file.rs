@@ -289,7 +289,7 @@ impl FingerprintBlock {
                 number,
                 format!("line longer than {MAX_LINE_BYTES} bytes"),
             ))],
-            Piece::Block { bytes, first } => {
+            Piece::Block { bytes, first, .. } => {
                 let mut parsed = Vec::new();
                 for (index, line) in super::blocks::records(&bytes, b'\n').enumerate() {
                     let number = first + index as u64;

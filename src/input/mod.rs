@@ -20,9 +20,11 @@ mod glob;
 mod ignore_files;
 mod json_fields;
 mod json_top_level;
+mod positioned;
 pub mod prose;
 mod read;
 mod records;
+mod reread;
 mod size;
 mod walk;
 
@@ -38,9 +40,11 @@ pub(crate) use fingerprint_file::{
     open as open_fingerprint_file, write_text_line,
 };
 pub use glob::GlobFilter;
+pub use positioned::Positioned;
 pub use prose::{Markup, Transform, View};
 pub(crate) use records::RecordBlocks;
 pub use records::{RecordFormat, RecordOptions};
+pub(crate) use reread::RecordSource;
 pub use size::parse_size;
 pub(crate) use walk::Walk;
 

@@ -213,7 +213,7 @@ impl RecordBlock {
                 vec![(Outcome::Failed(Error::io_named(source, error)), 0..0)],
             ),
             Piece::TooLong { number } => (Vec::new(), vec![(too_large(source, number), 0..0)]),
-            Piece::Block { bytes, first } => {
+            Piece::Block { bytes, first, .. } => {
                 let delimiter = match options.format {
                     RecordFormat::Nul => b'\0',
                     RecordFormat::Lines | RecordFormat::JsonLines => b'\n',
@@ -225,37 +225,65 @@ impl RecordBlock {
                     let line = first + index as u64;
                     let range = start..start + raw.len();
                     start = range.end + 1;
-                    let text = if options.format == RecordFormat::Nul {
-                        raw
-                    } else {
-                        raw.strip_suffix(b"\r").unwrap_or(raw)
-                    };
-                    if text.len() > options.max_record_bytes {
-                        out.push((too_large(source, line), range));
-                        continue;
-                    }
-                    match options.format {
-                        RecordFormat::JsonLines if text.iter().all(u8::is_ascii_whitespace) => {}
-                        RecordFormat::JsonLines => out.push((
-                            match json_record(text, line, options, &self.fields, source) {
-                                Ok(record) => Outcome::Done(record),
-                                Err(error) => Outcome::Failed(error),
-                            },
-                            range,
-                        )),
-                        RecordFormat::Lines | RecordFormat::Nul => out.push((
-                            Outcome::Done(Record {
-                                id: None,
-                                line,
-                                text: text.to_vec(),
-                            }),
-                            range,
-                        )),
+                    if let Some(outcome) = read_record(raw, line, options, &self.fields, source) {
+                        out.push((outcome, range));
                     }
                 }
                 (bytes, out)
             }
         }
+    }
+
+    /// Where the block's bytes start in the stream (0 for a piece without
+    /// bytes: a record too long, a failed read).
+    pub(crate) fn offset(&self) -> u64 {
+        match &self.piece {
+            Piece::Block { offset, .. } => *offset,
+            _ => 0,
+        }
+    }
+
+    /// [`RecordBlock::parse`], each record with where it starts in the
+    /// stream ([`super::RecordSource`] reads it again from there).
+    pub(crate) fn parse_located(self) -> Vec<(Outcome<Record>, u64)> {
+        let offset = self.offset();
+        self.parse_raw()
+            .1
+            .into_iter()
+            .map(|(outcome, range)| (outcome, offset + range.start as u64))
+            .collect()
+    }
+}
+
+/// One record from its bytes (`raw`, delimiter excluded) as the stream's
+/// options read it: a line's `\r` dropped, a JSON line parsed; `None` for
+/// a blank JSON line, which is no record.
+pub(super) fn read_record(
+    raw: &[u8],
+    line: u64,
+    options: &RecordOptions,
+    fields: &std::result::Result<FieldPaths, String>,
+    source: &str,
+) -> Option<Outcome<Record>> {
+    let text = if options.format == RecordFormat::Nul {
+        raw
+    } else {
+        raw.strip_suffix(b"\r").unwrap_or(raw)
+    };
+    if text.len() > options.max_record_bytes {
+        return Some(too_large(source, line));
+    }
+    match options.format {
+        RecordFormat::JsonLines if text.iter().all(u8::is_ascii_whitespace) => None,
+        RecordFormat::JsonLines => Some(match json_record(text, line, options, fields, source) {
+            Ok(record) => Outcome::Done(record),
+            Err(error) => Outcome::Failed(error),
+        }),
+        RecordFormat::Lines | RecordFormat::Nul => Some(Outcome::Done(Record {
+            id: None,
+            line,
+            text: text.to_vec(),
+        })),
     }
 }
 
@@ -268,13 +296,13 @@ fn too_large(source: &str, line: u64) -> Outcome<Record> {
 
 /// The text and id field names of a stream, parsed once.
 #[derive(Debug)]
-struct FieldPaths {
+pub(super) struct FieldPaths {
     text: FieldPath,
     id: Option<FieldPath>,
 }
 
 impl FieldPaths {
-    fn parse(options: &RecordOptions) -> std::result::Result<FieldPaths, String> {
+    pub(super) fn parse(options: &RecordOptions) -> std::result::Result<FieldPaths, String> {
         Ok(FieldPaths {
             text: FieldPath::parse(&options.text_field)?,
             id: options

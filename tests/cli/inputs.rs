@@ -677,3 +677,64 @@ fn a_hundred_thousand_empty_files_need_few_file_descriptors() {
     assert_eq!(report["stats"]["empty"], 100_000);
     assert_eq!(report["stats"]["errors"], 0);
 }
+
+/// JSON Lines of two near-copy pairs (not the same features, so their
+/// texts are read again to verify them), with ids.
+fn near_copy_records() -> String {
+    let mut lines = String::new();
+    for (id, seed) in [("a", 31), ("b", 32)] {
+        let body = text(seed, 200).replace('\n', " ");
+        let edited = body.replacen(" the ", " THE harbour ", 1);
+        lines += &format!("{{\"id\": \"{id}1\", \"text\": \"{body}\"}}\n");
+        lines += &format!("{{\"id\": \"{id}2\", \"text\": \"{edited}\"}}\n");
+    }
+    lines
+}
+
+#[test]
+fn verified_records_are_read_again_from_their_file_wherever_stdin_starts() {
+    let dir = TestDir::new();
+    let records = near_copy_records();
+    let skipped = "{\"id\": \"skipped\", \"text\": \"a line read before simdup starts\"}\n";
+    let path = dir.create("records.jsonl", format!("{skipped}{records}"));
+    let args = [
+        "scan",
+        "--records",
+        "jsonl",
+        "--id-field",
+        "id",
+        "--format",
+        "jsonl",
+    ];
+    // From a pipe: the texts are spooled.
+    let piped = crate::util::simdup()
+        .args(args)
+        .arg("-")
+        .write_stdin(records.clone())
+        .output()
+        .unwrap();
+    assert_eq!(piped.status.code(), Some(0), "{}", stderr(&piped));
+    let pairs = json_lines(&piped.stdout);
+    assert_eq!(pairs.len(), 2, "{pairs:?}");
+    assert!(
+        pairs
+            .iter()
+            .all(|pair| pair["jaccard"].as_f64().unwrap() < 1.0)
+    );
+    // From stdin, a file already read past its first line: read again
+    // from where each record is, not from the start of the file.
+    let mut file = std::fs::File::open(&path).unwrap();
+    std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(skipped.len() as u64)).unwrap();
+    let from_stdin = std::process::Command::new(env!("CARGO_BIN_EXE_simdup"))
+        .args(args)
+        .arg("-")
+        .stdin(std::process::Stdio::from(file))
+        .output()
+        .unwrap();
+    assert_eq!(from_stdin.status.code(), Some(0), "{}", stderr(&from_stdin));
+    assert_eq!(stdout(&from_stdin), stdout(&piped));
+    // Named: the skipped line is a record too, and no near-copy of any.
+    let named = dir.simdup().args(args).arg(&path).output().unwrap();
+    assert_eq!(named.status.code(), Some(0), "{}", stderr(&named));
+    assert_eq!(stdout(&named), stdout(&piped));
+}

@@ -58,8 +58,8 @@ pub fn collect_stored(
     store.for_each_entry(records && verifying, |entry| {
         let short_text = entry.short_text.filter(|_| short_texts);
         let origin = match entry.text {
-            Some(text) => Origin::Record(text),
-            None if records => Origin::Record(Vec::new()),
+            Some(text) => Origin::Record(text, None),
+            None if records => Origin::Record(Vec::new(), None),
             None => Origin::Saved,
         };
         documents.fingerprinted(

@@ -189,7 +189,10 @@ pub fn collect_records<R: Read + Send>(
     keep_texts: bool,
     wants_progress: bool,
 ) {
-    if keep_texts && let Err(error) = documents.keep_texts() {
+    if keep_texts
+        && !documents.reads_texts_from_source()
+        && let Err(error) = documents.keep_texts()
+    {
         diag.error(format_args!(
             "cannot create a temporary file to keep records for verification: {error}"
         ));
@@ -200,26 +203,26 @@ pub fn collect_records<R: Read + Send>(
         blocks,
         |block| {
             block
-                .parse()
+                .parse_located()
                 .into_iter()
-                .map(|outcome| {
+                .map(|(outcome, at)| {
                     outcome.map(|record| {
                         let fingerprint = measures.fingerprinter.fingerprint_bytes(&record.text);
                         let short_text = measures.short_text(Some(&record.text));
-                        (record, fingerprint, short_text)
+                        (record, at, fingerprint, short_text)
                     })
                 })
                 .collect::<Vec<_>>()
         },
         |_, outcomes| {
             for outcome in outcomes {
-                let outcome = outcome.map(|(record, fingerprint, short_text)| {
+                let outcome = outcome.map(|(record, at, fingerprint, short_text)| {
                     (
                         match record.id {
                             Some(id) => DocumentName::Bytes(id.into_bytes()),
                             None => DocumentName::Line(record.line),
                         },
-                        Origin::Record(record.text),
+                        Origin::Record(record.text, Some(at)),
                         fingerprint,
                         short_text,
                     )

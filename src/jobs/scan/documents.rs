@@ -20,6 +20,7 @@ use std::sync::Arc;
 use crate::diag::Diagnostics;
 use crate::fingerprint::Fingerprint;
 use crate::input::{Outcome, SkipReason};
+use crate::input::{Positioned, RecordSource};
 use crate::report::Names;
 use crate::report::texts::TextSpool;
 use crate::search::DocId;
@@ -49,8 +50,10 @@ pub enum Origin {
     File,
     /// A line of a fingerprint file: its name is read again as a path.
     Saved,
-    /// A record of a stream: its text, kept if it starts a class.
-    Record(Vec<u8>),
+    /// A record of a stream: its text, kept if it starts a class, and
+    /// where it starts in the stream, if known (then, with a record
+    /// source, it is read again from there instead).
+    Record(Vec<u8>, Option<u64>),
     /// A FIFO named on the command line: a copy of its bytes.
     Piped(File),
 }
@@ -115,6 +118,9 @@ pub enum Grouping {
     },
 }
 
+/// The bit of a class's text place that says it is in the record source.
+const IN_SOURCE: u64 = 1 << 63;
+
 /// The documents of a run and their fingerprints, filled in input order.
 #[derive(Debug)]
 pub struct Documents {
@@ -125,7 +131,11 @@ pub struct Documents {
     pub grouping: Grouping,
     /// Texts of records that start a class, in class order.
     spool: Option<Spool>,
-    /// Where each class's text starts in the spool (records only).
+    /// The file the records come from, when it can be read again: then
+    /// their texts are read from it, not spooled.
+    record_source: Option<RecordSource>,
+    /// Where each class's text is (records only): its start in the spool,
+    /// or with [`IN_SOURCE`] set, its record's start in the source.
     text_starts: Vec<u64>,
     /// Copies of piped documents.
     piped: HashMap<DocId, Arc<File>>,
@@ -160,6 +170,7 @@ impl Documents {
             names_are_paths: true,
             grouping,
             spool: None,
+            record_source: None,
             text_starts: Vec::new(),
             piped: HashMap::new(),
             report_texts: None,
@@ -176,6 +187,18 @@ impl Documents {
             self.spool = Some(Spool::new()?);
         }
         Ok(())
+    }
+
+    /// Reads the texts of records that start a class again from `source`,
+    /// the file they come from, rather than spooling them (records given
+    /// with their place, [`Origin::Record`]).
+    pub fn read_texts_from(&mut self, source: RecordSource) {
+        self.record_source = Some(source);
+    }
+
+    /// Whether record texts are read again from their file.
+    pub fn reads_texts_from_source(&self) -> bool {
+        self.record_source.is_some()
     }
 
     /// Keeps the start of every record's text, up to `max_bytes`, in an
@@ -266,7 +289,7 @@ impl Documents {
             return;
         }
         // One entry per document with an id, in order, as the names.
-        if let (Some(spool), Origin::Record(text)) = (self.report_texts.as_mut(), &origin)
+        if let (Some(spool), Origin::Record(text, _)) = (self.report_texts.as_mut(), &origin)
             && let Err(error) = spool.push(text)
         {
             diag.error(format_args!(
@@ -291,9 +314,9 @@ impl Documents {
                 self.names_are_paths = true;
                 None
             }
-            Origin::Record(text) => {
+            Origin::Record(text, at) => {
                 self.names_are_paths = false;
-                Some(text)
+                Some((text, at))
             }
             Origin::Piped(copy) => {
                 self.piped.insert(id, Arc::new(copy));
@@ -351,8 +374,12 @@ impl Documents {
                         _ => 0,
                     },
                 });
-                if let Some(text) = text {
-                    self.keep_text(&text, diag);
+                match text {
+                    Some((_, Some(at))) if self.record_source.is_some() && at < IN_SOURCE => {
+                        self.text_starts.push(IN_SOURCE | at);
+                    }
+                    Some((text, _)) => self.keep_text(&text, diag),
+                    None => {}
                 }
             }
         }
@@ -400,14 +427,11 @@ impl Documents {
 
     /// The kept text of a class (records), if any.
     pub fn class_text(&self, class: ClassId) -> Option<io::Result<Vec<u8>>> {
-        let spool = self.spool.as_ref()?;
         let start = *self.text_starts.get(class as usize)?;
-        let end = self
-            .text_starts
-            .get(class as usize + 1)
-            .copied()
-            .unwrap_or(spool.length);
-        Some(spool.read(start, end - start))
+        if start & IN_SOURCE != 0 {
+            return Some(self.record_source.as_ref()?.text(start & !IN_SOURCE));
+        }
+        Some(self.spool.as_ref()?.read(start))
     }
 
     /// The classes (verified mode), else nothing.
@@ -535,43 +559,31 @@ impl Spool {
         })
     }
 
-    /// Appends a record's text and returns its offset.
+    /// Appends a record's text, after its length, and returns its offset.
     pub fn append(&mut self, text: &[u8]) -> io::Result<u64> {
         let offset = self.length;
+        let length = (text.len() as u64).to_le_bytes();
+        self.file.write_all(&length)?;
         self.file.write_all(text)?;
-        self.length += text.len() as u64;
+        self.length += (length.len() + text.len()) as u64;
         Ok(offset)
     }
 
-    /// Reads back `len` bytes at `offset` (positioned reads: any thread).
-    pub fn read(&self, offset: u64, len: u64) -> io::Result<Vec<u8>> {
-        let mut text = Vec::with_capacity(len as usize);
-        Positioned {
+    /// Reads back the text appended at `offset` (positioned reads: any
+    /// thread).
+    pub fn read(&self, offset: u64) -> io::Result<Vec<u8>> {
+        let mut reader = Positioned {
             file: &self.file,
             at: offset,
+        };
+        let mut length = [0; 8];
+        reader.read_exact(&mut length)?;
+        let length = u64::from_le_bytes(length);
+        if length > self.length {
+            return Err(io::Error::other("the spool of record texts is damaged"));
         }
-        .take(len)
-        .read_to_end(&mut text)?;
+        let mut text = Vec::with_capacity(length as usize);
+        reader.take(length).read_to_end(&mut text)?;
         Ok(text)
-    }
-}
-
-/// Reads a shared file from a position with positioned reads, so several
-/// threads can read it at once.
-pub struct Positioned<'a> {
-    /// The file.
-    pub file: &'a File,
-    /// Where the next read starts.
-    pub at: u64,
-}
-
-impl Read for Positioned<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        #[cfg(unix)]
-        let n = std::os::unix::fs::FileExt::read_at(self.file, buf, self.at)?;
-        #[cfg(windows)]
-        let n = std::os::windows::fs::FileExt::seek_read(self.file, buf, self.at)?;
-        self.at += n as u64;
-        Ok(n)
     }
 }

@@ -792,6 +792,14 @@ fn collect(
             file,
         } => {
             let (reader, name) = super::open_records(file.as_deref())?;
+            let verifying = matches!(options.mode, Mode::Verified { .. });
+            // Before the stream is read: stdin's place is where it starts.
+            if verifying
+                && let Some(source) =
+                    crate::input::RecordSource::open(file.as_deref(), record_options, &name)
+            {
+                documents.read_texts_from(source);
+            }
             collect::collect_records(
                 reader,
                 &name,

@@ -7,8 +7,9 @@ use std::io::Read;
 use crate::Error;
 use crate::fingerprint::Fingerprinter;
 
-use super::documents::{ClassId, Documents, Positioned, Source};
+use super::documents::{ClassId, Documents, Source};
 use super::short::ShortTexts;
+use crate::input::Positioned;
 
 /// Reads feature sets; shared by the verification workers.
 pub struct Sources<'a> {
