@@ -25,7 +25,9 @@ pub(crate) struct RecordSource {
     source_name: String,
 }
 
-/// Bytes read at a time while looking for the end of a record.
+/// Bytes read at first while looking for the end of a record, and at most
+/// at a time.
+const FIRST_READ_BYTES: usize = 4096;
 const READ_BYTES: usize = 64 * 1024;
 
 impl RecordSource {
@@ -71,19 +73,23 @@ impl RecordSource {
             file: &self.file,
             at: self.base + offset,
         };
+        // Reads grow from a page: most records are short, and a report
+        // reads thousands of them.
         let mut raw = Vec::new();
-        let mut chunk = vec![0; READ_BYTES.min(most)];
+        let mut want = FIRST_READ_BYTES;
         loop {
-            let n = reader.read(&mut chunk)?;
-            let read = &chunk[..n];
-            if let Some(end) = memchr::memchr(delimiter, read) {
-                raw.extend_from_slice(&read[..end]);
+            let start = raw.len();
+            raw.resize(start + want, 0);
+            let n = reader.read(&mut raw[start..])?;
+            raw.truncate(start + n);
+            if let Some(end) = memchr::memchr(delimiter, &raw[start..]) {
+                raw.truncate(start + end);
                 break;
             }
-            raw.extend_from_slice(read);
             if n == 0 || raw.len() > most {
                 break;
             }
+            want = (want * 2).min(READ_BYTES);
         }
         let changed = || {
             io::Error::other(format!(
