@@ -534,19 +534,22 @@ fn the_summary_names_the_short_texts_search() {
     );
 }
 
+/// A scan of JSON Lines records named by their `id`, listed as JSON Lines.
+const SCAN_JSONL_WITH_IDS: [&str; 7] = [
+    "scan",
+    "--records",
+    "jsonl",
+    "--id-field",
+    "id",
+    "--format",
+    "jsonl",
+];
+
 /// See: #8. The tickets fixture's reworded feature request is found.
 #[test]
 fn the_tickets_fixture_with_the_defaults() {
     let output = crate::util::simdup()
-        .args([
-            "scan",
-            "--records",
-            "jsonl",
-            "--id-field",
-            "id",
-            "--format",
-            "jsonl",
-        ])
+        .args(SCAN_JSONL_WITH_IDS)
         .write_stdin(
             std::fs::read(crate::util::repo().join("fixtures/records/tickets.jsonl")).unwrap(),
         )
@@ -697,15 +700,7 @@ fn verified_records_are_read_again_from_their_file_wherever_stdin_starts() {
     let records = near_copy_records();
     let skipped = "{\"id\": \"skipped\", \"text\": \"a line read before simdup starts\"}\n";
     let path = dir.create("records.jsonl", format!("{skipped}{records}"));
-    let args = [
-        "scan",
-        "--records",
-        "jsonl",
-        "--id-field",
-        "id",
-        "--format",
-        "jsonl",
-    ];
+    let args = SCAN_JSONL_WITH_IDS;
     // From a pipe: the texts are spooled.
     let piped = crate::util::simdup()
         .args(args)

@@ -595,8 +595,9 @@ impl Filter {
     /// Compares `record` with `candidates` (kept records, sorted) in turn
     /// until one reaches the threshold; `chars`: its character pairs, if
     /// measured; `words`: its feature set, set when first needed (the
-    /// record's own, or measured here) unless given. Read-only, so the candidates of a block are compared on
-    /// every core; returns the candidates compared too.
+    /// record's own, or measured here) unless given. Read-only, so the
+    /// candidates of a block are compared on every core; returns the
+    /// candidates compared too.
     fn first_near<'r>(
         &self,
         record: &'r Measured,
