@@ -121,6 +121,9 @@ pub enum Grouping {
 /// The bit of a class's text place that says it is in the record source.
 const IN_SOURCE: u64 = 1 << 63;
 
+/// The text place of a class whose text was not kept.
+const NOT_KEPT: u64 = IN_SOURCE - 1;
+
 /// The documents of a run and their fingerprints, filled in input order.
 #[derive(Debug)]
 pub struct Documents {
@@ -386,8 +389,11 @@ impl Documents {
     }
 
     /// Appends the text of the class just started to the spool.
+    /// Every class gets an entry, kept or not, so that texts from the
+    /// spool and from the source stay in step with their classes.
     fn keep_text(&mut self, text: &[u8], diag: &mut Diagnostics) {
         let Some(spool) = self.spool.as_mut() else {
+            self.text_starts.push(NOT_KEPT);
             return;
         };
         match spool.append(text) {
@@ -397,6 +403,7 @@ impl Documents {
                     "cannot keep records for verification: {error}"
                 ));
                 self.spool = None;
+                self.text_starts.push(NOT_KEPT);
             }
         }
     }
@@ -428,6 +435,9 @@ impl Documents {
     /// The kept text of a class (records), if any.
     pub fn class_text(&self, class: ClassId) -> Option<io::Result<Vec<u8>>> {
         let start = *self.text_starts.get(class as usize)?;
+        if start == NOT_KEPT {
+            return None;
+        }
         if start & IN_SOURCE != 0 {
             return Some(self.record_source.as_ref()?.text(start & !IN_SOURCE));
         }
