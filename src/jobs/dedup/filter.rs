@@ -38,7 +38,7 @@ use crate::report::Names;
 use crate::verify::{Verdict, decide};
 
 use super::super::scan::{Prefix, ShortTexts};
-use super::index::MixMap;
+use super::digests::DigestMap;
 use super::indexes::{Indexes, Recent, Space};
 use super::set_cache::{SET_CACHE_MEMORY, SetCache};
 use super::short_join::{JoinBudget, Probe, ShortJoin};
@@ -227,7 +227,7 @@ pub struct Filter {
     /// The radius of searches by character-pair fingerprint.
     chars_distance: u32,
     /// Feature digest (or content key) to the first kept record with it.
-    by_digest: MixMap<u32>,
+    by_digest: DigestMap,
     /// The kept records before the current block.
     main: Indexes,
     /// The records kept in the current block (see [`Filter::begin_block`]).
@@ -265,7 +265,7 @@ impl Filter {
             threshold,
             max_distance,
             chars_distance,
-            by_digest: MixMap::default(),
+            by_digest: DigestMap::default(),
             main: Indexes::new(max_distance, chars_distance, threshold),
             recent: Indexes::new(max_distance, chars_distance, threshold),
             recent_kept: Vec::new(),
@@ -432,9 +432,7 @@ impl Filter {
     /// with its own `scratch`.
     pub fn candidates(&self, record: &Measured, scratch: &mut JoinScratch) -> Option<Ahead> {
         let words = &record.words;
-        if !self.measure.searched_by_words(words)
-            || self.by_digest.contains_key(&words.feature_digest)
-        {
+        if !self.measure.searched_by_words(words) || self.by_digest.contains(words.feature_digest) {
             return None;
         }
         let set = self.join_set(record);
@@ -497,7 +495,7 @@ impl Filter {
         } else {
             words.feature_digest
         };
-        if let Some(&kept) = self.by_digest.get(&key) {
+        if let Some(kept) = self.by_digest.get(key) {
             return Ok(Decision::Dropped { kept, jaccard: 1.0 });
         }
         // The character pairs: measured ahead, with the record, or now.

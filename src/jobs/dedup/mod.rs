@@ -18,6 +18,7 @@
 //! searched by character-pair fingerprint within a radius planned the
 //! same way on them (or the k given).
 
+mod digests;
 mod files;
 pub mod filter;
 pub mod index;
