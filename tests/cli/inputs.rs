@@ -728,8 +728,17 @@ fn verified_records_are_read_again_from_their_file_wherever_stdin_starts() {
         .unwrap();
     assert_eq!(from_stdin.status.code(), Some(0), "{}", stderr(&from_stdin));
     assert_eq!(stdout(&from_stdin), stdout(&piped));
-    // Named: the skipped line is a record too, and no near-copy of any.
-    let named = dir.simdup().args(args).arg(&path).output().unwrap();
-    assert_eq!(named.status.code(), Some(0), "{}", stderr(&named));
-    assert_eq!(stdout(&named), stdout(&piped));
+    // Named: the skipped line is a record too, and no near-copy of any;
+    // read again on any thread, the same answer whatever their number.
+    for threads in ["1", "2", "8"] {
+        let named = dir
+            .simdup()
+            .args(args)
+            .args(["-j", threads])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert_eq!(named.status.code(), Some(0), "{}", stderr(&named));
+        assert_eq!(stdout(&named), stdout(&piped), "-j {threads}");
+    }
 }
