@@ -175,10 +175,8 @@ pub fn run(args: DedupArgs) -> anyhow::Result<Finished> {
             if input.is_none() && io::stdin().is_terminal() {
                 diag.warn("reading records from the terminal; end them with Ctrl-D");
             }
-            let (reader, name) = simdup::jobs::open_records(input.map(|path| path.as_path()))?;
-            simdup::jobs::dedup::dedup_records(
-                reader,
-                &name,
+            simdup::jobs::dedup::dedup_path(
+                input.map(|path| path.as_path()),
                 &records,
                 &options,
                 &mut output,

@@ -19,8 +19,9 @@
 //! to [`SET_CACHE_MEMORY`] bytes in all (src/jobs/dedup/set_cache.rs).
 //!
 //! Held per kept record: its text in a spool (in memory up to
-//! [`TEXT_MEMORY`] bytes in all, then in an anonymous temporary file) with
-//! 4 bytes of length; a digest map entry (about 24 bytes); one
+//! [`TEXT_MEMORY`] bytes in all, then in an anonymous temporary file, or,
+//! for records of a regular file, where it starts in it: 8 bytes) with
+//! 4 bytes of length; a digest table slot (12 bytes, at most 7/8 full); one
 //! [`Index`](super::index::Index) entry by word fingerprint (12 bytes per table, k + 1 to
 //! k + 4 tables: 84 to 120 bytes at k = 6); for a short text,
 //! while the join lasts, 8 bytes per character pair of its join prefix
@@ -34,18 +35,22 @@ use std::io::{self, Read};
 use std::path::PathBuf;
 
 use crate::fingerprint::{Fingerprint, Fingerprinter};
+use crate::input::RecordSource;
 use crate::report::Names;
 use crate::verify::{Verdict, decide};
 
 use super::super::scan::{Prefix, ShortTexts};
 use super::digests::DigestMap;
 use super::indexes::{Indexes, Recent, Space};
+use super::kept_texts::KeptTexts;
 use super::set_cache::{SET_CACHE_MEMORY, SetCache};
 use super::short_join::{JoinBudget, Probe, ShortJoin};
 use crate::verify::join::JoinScratch;
 
-/// Bytes of kept texts held in memory before the rest goes to a file.
-pub const TEXT_MEMORY: usize = 32 << 20;
+/// Bytes of kept texts held in memory before the rest goes to a file, or
+/// is read from the records' own file again (tests hold a few, so the rest
+/// of the way is taken too).
+pub const TEXT_MEMORY: usize = if cfg!(test) { 256 } else { 32 << 20 };
 
 /// Bytes of short texts' character pairs held, apart from the other sets
 /// ([`SET_CACHE_MEMORY`]): near-copies of a line come near it, so little
@@ -68,6 +73,9 @@ pub struct Measured {
     /// Its character pairs, when it is a short text and the short-text
     /// rule is on.
     pub short: Option<ShortText>,
+    /// Where the record starts in its stream, when known (records of a
+    /// regular file are read from it again, not spooled).
+    pub place: Option<u64>,
     /// Its feature set, if measured with the fingerprint (files up to
     /// [`FILE_SET_FEATURES`] features: the worker that reads a file measures
     /// it, rather than the deciding thread reading the file again).
@@ -167,6 +175,7 @@ impl Measure {
             text,
             words,
             short,
+            place: None,
             words_set: None,
         }
     }
@@ -190,6 +199,7 @@ impl Measure {
             text,
             words,
             short,
+            place: None,
             words_set,
         })
     }
@@ -236,7 +246,7 @@ pub struct Filter {
     in_block: bool,
     /// The text of each kept record (empty for those matched by content);
     /// its path when `by_path`.
-    texts: Names,
+    texts: KeptTexts,
     /// Texts are paths of files, read again to verify.
     by_path: bool,
     kept: u32,
@@ -270,7 +280,7 @@ impl Filter {
             recent: Indexes::new(max_distance, chars_distance, threshold),
             recent_kept: Vec::new(),
             in_block: false,
-            texts: Names::with_budget(TEXT_MEMORY),
+            texts: KeptTexts::Spooled(Names::with_budget(TEXT_MEMORY)),
             by_path: false,
             kept: 0,
             candidates: 0,
@@ -345,6 +355,14 @@ impl Filter {
     pub fn reading_files(mut self) -> Filter {
         self.by_path = true;
         self
+    }
+
+    /// The records come from `source`, a regular file: a kept record's
+    /// text is read from it again (by its [`Measured::place`]), not
+    /// spooled. Before any record is kept.
+    pub(crate) fn read_records_from(&mut self, source: RecordSource) {
+        debug_assert_eq!(self.kept, 0, "the texts kept so far would be lost");
+        self.texts = KeptTexts::placed(source, TEXT_MEMORY);
     }
 
     /// The character-pair features of a record gathered earlier (its text,
@@ -671,11 +689,11 @@ impl Filter {
                 "more than {MAX_KEPT} records kept: the rest cannot be decided"
             )));
         }
-        self.texts.push(if exact_only {
-            &[][..]
+        if exact_only {
+            self.texts.push(&[], None)?;
         } else {
-            &record.text[..]
-        })?;
+            self.texts.push(&record.text, record.place)?;
+        }
         self.by_digest.insert(key, number);
         if !exact_only {
             let reorder = match &record.short {

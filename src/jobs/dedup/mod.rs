@@ -23,6 +23,7 @@ mod files;
 pub mod filter;
 pub mod index;
 pub mod indexes;
+mod kept_texts;
 pub mod plan;
 mod set_cache;
 pub mod short_join;
@@ -32,12 +33,13 @@ pub use files::{Files, dedup_files};
 
 use std::io::Read;
 use std::ops::ControlFlow;
+use std::path::Path;
 use std::time::Instant;
 
 use super::scan::ShortTextSearch;
 use crate::diag::Diagnostics;
 use crate::fingerprint::{FeatureOptions, Fingerprinter};
-use crate::input::{Outcome, RecordBlocks, RecordOptions};
+use crate::input::{Outcome, RecordBlocks, RecordOptions, RecordSource};
 use crate::parallel::for_each_ordered;
 use crate::report::Names;
 use crate::verify::join::JoinScratch;
@@ -202,6 +204,28 @@ pub fn dedup_records<R: Read + Send>(
     dedup_blocks(blocks, records, options, output, diag)
 }
 
+/// [`dedup_records`] over the records of the file at `path` (stdin when
+/// `None`). When it is a regular file (named, or stdin redirected from
+/// one) and the first copy is kept, kept records are read from it again
+/// to verify rather than spooled: no copy of the input is written.
+pub fn dedup_path(
+    path: Option<&Path>,
+    records: &RecordOptions,
+    options: &DedupOptions,
+    output: &mut dyn Output,
+    diag: &mut Diagnostics,
+) -> crate::Result<DedupStats> {
+    let (reader, name) = super::open_records(path)?;
+    // Before the stream is read: stdin's place is where it starts.
+    let source = match options.keep {
+        Keep::First => RecordSource::open(path, records, &name),
+        _ => None,
+    };
+    let blocks = RecordBlocks::new(reader, &name, records).eager();
+    let radii = Radii::for_options(options);
+    dedup_blocks_with_radii(blocks, records, options, radii, source, output, diag)
+}
+
 /// [`dedup_records`] over blocks cut already.
 fn dedup_blocks<R: Read + Send>(
     blocks: RecordBlocks<R>,
@@ -211,24 +235,30 @@ fn dedup_blocks<R: Read + Send>(
     diag: &mut Diagnostics,
 ) -> crate::Result<DedupStats> {
     let radii = Radii::for_options(options);
-    dedup_blocks_with_radii(blocks, records, options, radii, output, diag)
+    dedup_blocks_with_radii(blocks, records, options, radii, None, output, diag)
 }
 
-/// [`dedup_blocks`] with the radii of `radii`.
+/// [`dedup_blocks`] with the radii of `radii`; `source`: the file the
+/// records come from, to read kept ones again.
 fn dedup_blocks_with_radii<R: Read + Send>(
     blocks: RecordBlocks<R>,
     records: &RecordOptions,
     options: &DedupOptions,
     radii: Radii,
+    source: Option<RecordSource>,
     output: &mut dyn Output,
     diag: &mut Diagnostics,
 ) -> crate::Result<DedupStats> {
     let started = Instant::now();
     let mut run = Run::new(options, radii, records.id_field.is_some(), false)?;
+    if let Some(source) = source {
+        run.filter.read_records_from(source);
+    }
     let measure = run.filter.measure().clone();
     for_each_ordered(
         blocks,
         |block| {
+            let offset = block.offset();
             let (bytes, items) = block.parse_raw();
             let prepared: Vec<(Prepared, std::ops::Range<usize>)> = items
                 .into_iter()
@@ -238,7 +268,9 @@ fn dedup_blocks_with_radii<R: Read + Send>(
                             line: record.line,
                             id: record.id,
                         };
-                        (name, measure.measure(record.text))
+                        let mut measured = measure.measure(record.text);
+                        measured.place = Some(offset + range.start as u64);
+                        (name, measured)
                     });
                     (prepared, range)
                 })

@@ -207,6 +207,30 @@ proptest! {
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// Records of a file: kept texts past the first few bytes are read
+    /// from the file again, not spooled; the same answer.
+    #[test]
+    fn dedup_of_a_file_keeps_what_brute_force_keeps(
+        lines in corpus(),
+        threshold in prop_oneof![Just(0.8), 0.3f64..0.95],
+        k in prop_oneof![Just(6u32), Just(32u32), 0u32..32],
+    ) {
+        let input: Vec<u8> = lines.iter().flat_map(|line| format!("{line}\n").into_bytes()).collect();
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        std::io::Write::write_all(&mut file, &input).unwrap();
+        let options = DedupOptions { threshold, max_distance: Some(k), ..DedupOptions::default() };
+        let mut out = Collected::default();
+        let mut diag = Diagnostics::new(false);
+        let records = RecordOptions::default();
+        let stats = dedup_path(Some(file.path()), &records, &options, &mut out, &mut diag).unwrap();
+        same_as_reference(&out, &lines, reference(&lines, threshold, k))?;
+        prop_assert_eq!(stats.kept + stats.dropped, lines.len() as u64);
+    }
+}
+
+proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     /// A radius that narrows as the records come (the cost model's, here
@@ -228,7 +252,7 @@ proptest! {
         let mut radii = Radii::for_options(&options);
         radii.words = plan::RadiusPlan::scripted(first, &narrowing);
         let stats =
-            dedup_blocks_with_radii(blocks, &records, &options, radii, &mut out, &mut diag).unwrap();
+            dedup_blocks_with_radii(blocks, &records, &options, radii, None, &mut out, &mut diag).unwrap();
         // The radius after the c-th record with features, c = 16, 32, ...
         let radius = |j: u64| {
             let mut k = first;
@@ -276,7 +300,7 @@ proptest! {
             let mut diag = Diagnostics::new(false);
             let mut radii = Radii::for_options(&options);
             radii.chars = plan::RadiusPlan::scripted(first, &narrowing);
-            let stats = dedup_blocks_with_radii(blocks, &records, &options, radii, &mut out, &mut diag)
+            let stats = dedup_blocks_with_radii(blocks, &records, &options, radii, None, &mut out, &mut diag)
                 .unwrap();
             (out, stats)
         };

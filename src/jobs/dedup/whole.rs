@@ -118,6 +118,7 @@ impl Gathered {
                 text,
                 words,
                 short,
+                place: None,
                 words_set: None,
             };
             let decision = filter.decide(&measured).map_err(spool)?;
