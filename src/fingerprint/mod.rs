@@ -37,9 +37,7 @@ pub use weights::{MAX_WEIGHT, TokenSet, Vocabulary};
 
 use sdr::{SdrSums, select_top};
 use shingle::FeatureSink;
-use stream::{
-    Both, BoundedSetSink, DistinctSink, FeatureBytesSink, NoSink, Pipeline, SetSink, TfSink,
-};
+use stream::{Both, DistinctSink, FeatureBytesSink, NoSink, Pipeline, SetSink, TfSink};
 use weights::TokenRules;
 
 /// What fingerprinting one document produced.
@@ -110,7 +108,7 @@ impl Fingerprinter {
         reader: R,
         max_features: usize,
     ) -> io::Result<(Fingerprint, Option<Vec<u64>>)> {
-        let mut set = BoundedSetSink::new(self.options.hash, max_features);
+        let mut set = SetSink::bounded(self.options.hash, max_features);
         let fingerprint = self.fingerprint_with(Stream(reader), &mut set)?;
         Ok((fingerprint, set.into_sorted()))
     }
@@ -175,7 +173,7 @@ impl Fingerprinter {
     pub fn feature_set_reader<R: Read>(&self, reader: R) -> io::Result<Vec<u64>> {
         let mut sink = SetSink::new(self.options.hash);
         Pipeline::new(self).run(reader, &mut sink)?;
-        Ok(sink.into_sorted())
+        Ok(sink.into_sorted().unwrap_or_default())
     }
 
     /// The sorted, distinct feature hashes of a buffer.

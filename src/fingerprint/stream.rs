@@ -183,50 +183,76 @@ impl FeatureSink for DistinctSink {
 }
 
 /// The distinct hashes of the features that count (for exact Jaccard):
-/// each once, whatever its weight or number of occurrences.
+/// each once, whatever its weight or number of occurrences; or, for a sink
+/// with a bound, nothing once more than that many are distinct.
 ///
 /// Hashes are gathered in a vector and sorted once, which is several times
 /// faster than a hash set; the vector is sorted and deduplicated in place
 /// whenever it doubles past the last distinct count, so memory stays within
-/// about twice the distinct features (plus `SET_COMPACT_AT`).
+/// about twice the distinct features (plus `SET_COMPACT_AT`, or twice the
+/// bound if less).
 pub(crate) struct SetSink {
-    pub(crate) hash: FeatureHash,
-    pub(crate) set: Vec<u64>,
+    hash: FeatureHash,
+    /// The hashes; `None` once more than `max` were distinct.
+    set: Option<Vec<u64>>,
+    max: usize,
     /// The length at which to compact next.
-    pub(crate) compact_at: usize,
+    compact_at: usize,
 }
 
-/// The smallest vector a set sink compacts.
+/// The smallest vector a set sink without a bound compacts.
 pub(crate) const SET_COMPACT_AT: usize = 1 << 20;
 
 impl SetSink {
     /// An empty sink.
     pub(crate) fn new(hash: FeatureHash) -> SetSink {
+        SetSink::bounded(hash, usize::MAX)
+    }
+
+    /// An empty sink that gives up past `max` distinct hashes.
+    pub(crate) fn bounded(hash: FeatureHash, max: usize) -> SetSink {
         SetSink {
             hash,
-            set: Vec::new(),
-            compact_at: SET_COMPACT_AT,
+            set: Some(Vec::new()),
+            max,
+            compact_at: Self::least_compaction(max),
         }
     }
 
-    /// The sorted, distinct hashes.
-    pub(crate) fn into_sorted(mut self) -> Vec<u64> {
+    /// The shortest vector compacted: checked in time for the bound.
+    fn least_compaction(max: usize) -> usize {
+        max.saturating_mul(2).clamp(16, SET_COMPACT_AT)
+    }
+
+    /// The sorted, distinct hashes, unless more than `max` (never for a
+    /// sink without a bound).
+    pub(crate) fn into_sorted(mut self) -> Option<Vec<u64>> {
         self.compact();
         self.set
     }
 
+    /// Sorts and deduplicates; gives up if more than `max` are left.
     fn compact(&mut self) {
-        self.set.sort_unstable();
-        self.set.dedup();
-        self.compact_at = (self.set.len() * 2).max(SET_COMPACT_AT);
+        if let Some(set) = self.set.as_mut() {
+            set.sort_unstable();
+            set.dedup();
+            if set.len() > self.max {
+                self.set = None;
+            } else {
+                self.compact_at = (set.len() * 2).max(Self::least_compaction(self.max));
+            }
+        }
     }
 }
 
 impl FeatureSink for SetSink {
     fn feature(&mut self, bytes: &[u8], weight: u32) {
         debug_assert!(weight > 0, "zero-weight features do not count");
-        self.set.push(feature_hash(self.hash, bytes));
-        if self.set.len() >= self.compact_at {
+        let Some(set) = self.set.as_mut() else {
+            return;
+        };
+        set.push(feature_hash(self.hash, bytes));
+        if set.len() >= self.compact_at {
             self.compact();
         }
     }
@@ -248,66 +274,6 @@ impl<A: FeatureSink, B: FeatureSink> FeatureSink for Both<'_, A, B> {
     fn feature(&mut self, bytes: &[u8], weight: u32) {
         self.0.feature(bytes, weight);
         self.1.feature(bytes, weight);
-    }
-}
-
-/// A [`SetSink`] that gives up once the set has more than `max` distinct
-/// hashes: it holds at most about twice that many.
-pub(crate) struct BoundedSetSink {
-    hash: FeatureHash,
-    /// The hashes; `None` once there were too many.
-    set: Option<Vec<u64>>,
-    max: usize,
-    /// The length at which to compact next: at most twice `max`.
-    compact_at: usize,
-}
-
-impl BoundedSetSink {
-    /// An empty sink for sets of at most `max` hashes.
-    pub(crate) fn new(hash: FeatureHash, max: usize) -> BoundedSetSink {
-        BoundedSetSink {
-            hash,
-            set: Some(Vec::new()),
-            max,
-            compact_at: Self::first_compaction(max),
-        }
-    }
-
-    fn first_compaction(max: usize) -> usize {
-        max.saturating_mul(2).clamp(16, SET_COMPACT_AT)
-    }
-
-    /// Sorts and deduplicates; gives up if more than `max` are left.
-    fn compact(&mut self) {
-        if let Some(set) = self.set.as_mut() {
-            set.sort_unstable();
-            set.dedup();
-            if set.len() > self.max {
-                self.set = None;
-            } else {
-                self.compact_at = (set.len() * 2).max(Self::first_compaction(self.max));
-            }
-        }
-    }
-
-    /// The sorted, distinct hashes, unless there were more than `max`.
-    pub(crate) fn into_sorted(mut self) -> Option<Vec<u64>> {
-        self.compact();
-        self.set
-    }
-}
-
-impl FeatureSink for BoundedSetSink {
-    #[inline]
-    fn feature(&mut self, bytes: &[u8], weight: u32) {
-        debug_assert!(weight > 0, "zero-weight features do not count");
-        let Some(set) = self.set.as_mut() else {
-            return;
-        };
-        set.push(feature_hash(self.hash, bytes));
-        if set.len() >= self.compact_at {
-            self.compact();
-        }
     }
 }
 
