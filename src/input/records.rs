@@ -31,6 +31,16 @@ pub enum RecordFormat {
     JsonLines,
 }
 
+impl RecordFormat {
+    /// The byte that ends a record.
+    pub fn delimiter(self) -> u8 {
+        match self {
+            RecordFormat::Nul => b'\0',
+            RecordFormat::Lines | RecordFormat::JsonLines => b'\n',
+        }
+    }
+}
+
 /// How records are read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordOptions {
@@ -149,10 +159,7 @@ impl<R: Read> RecordBlocks<R> {
         options: &RecordOptions,
         block_bytes: usize,
     ) -> Self {
-        let delimiter = match options.format {
-            RecordFormat::Nul => b'\0',
-            RecordFormat::Lines | RecordFormat::JsonLines => b'\n',
-        };
+        let delimiter = options.format.delimiter();
         // One byte of slack for the `\r` removed after reading.
         let limit = options.max_record_bytes.saturating_add(1);
         RecordBlocks {
@@ -214,10 +221,7 @@ impl RecordBlock {
             ),
             Piece::TooLong { number } => (Vec::new(), vec![(too_large(source, number), 0..0)]),
             Piece::Block { bytes, first, .. } => {
-                let delimiter = match options.format {
-                    RecordFormat::Nul => b'\0',
-                    RecordFormat::Lines | RecordFormat::JsonLines => b'\n',
-                };
+                let delimiter = options.format.delimiter();
                 let mut out = Vec::new();
                 // Each record but the last is followed by one delimiter.
                 let mut start = 0;

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use super::Outcome;
 use super::Positioned;
-use super::records::{FieldPaths, RecordFormat, RecordOptions, read_record};
+use super::records::{FieldPaths, RecordOptions, read_record};
 
 /// A file of records, read again by offset (positioned reads: any thread).
 #[derive(Debug)]
@@ -63,10 +63,7 @@ impl RecordSource {
     /// as it was the first time. An error if it no longer reads as a
     /// record (the file changed).
     pub(crate) fn text(&self, offset: u64) -> io::Result<Vec<u8>> {
-        let delimiter = match self.options.format {
-            RecordFormat::Nul => b'\0',
-            RecordFormat::Lines | RecordFormat::JsonLines => b'\n',
-        };
+        let delimiter = self.options.format.delimiter();
         // A record, its `\r` and its delimiter.
         let most = self.options.max_record_bytes.saturating_add(2);
         let mut reader = Positioned {
@@ -121,7 +118,7 @@ fn stdin_file() -> Option<File> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::RecordBlocks;
+    use crate::input::{RecordBlocks, RecordFormat};
 
     /// Every record of `content`, read once as a stream and again from the
     /// file by its offset: the same texts.
