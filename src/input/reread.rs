@@ -7,7 +7,6 @@
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
-use std::sync::Arc;
 
 use super::Outcome;
 use super::Positioned;
@@ -21,7 +20,7 @@ pub(crate) struct RecordSource {
     /// from already).
     base: u64,
     options: RecordOptions,
-    fields: Arc<std::result::Result<FieldPaths, String>>,
+    fields: std::result::Result<FieldPaths, String>,
     source_name: String,
 }
 
@@ -54,7 +53,7 @@ impl RecordSource {
             file,
             base,
             options: options.clone(),
-            fields: Arc::new(FieldPaths::parse(options)),
+            fields: FieldPaths::parse(options),
             source_name: source_name.to_string(),
         })
     }

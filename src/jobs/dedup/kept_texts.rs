@@ -26,7 +26,7 @@ pub enum KeptTexts {
     /// file.
     Placed {
         /// The file.
-        source: RecordSource,
+        source: Box<RecordSource>,
         /// The texts of the first kept records, within `budget` bytes.
         first: Names,
         /// Bytes of text in `first`.
@@ -43,7 +43,7 @@ impl KeptTexts {
     /// read from it again.
     pub fn placed(source: RecordSource, budget: usize) -> KeptTexts {
         KeptTexts::Placed {
-            source,
+            source: Box::new(source),
             first: Names::with_budget(budget),
             first_bytes: 0,
             budget,
