@@ -173,11 +173,14 @@ mod tests {
     }
 
     #[test]
-    fn a_pipe_is_not_a_source() {
+    fn only_a_regular_file_is_a_source() {
+        let options = RecordOptions::default();
+        let dir = tempfile::tempdir().unwrap();
+        // A directory opens, but is no file of records.
+        assert!(RecordSource::open(Some(dir.path()), &options, "dir").is_none());
         #[cfg(unix)]
-        {
-            let options = RecordOptions::default();
-            assert!(RecordSource::open(Some(Path::new("/dev/null")), &options, "null").is_none());
-        }
+        assert!(RecordSource::open(Some(Path::new("/dev/null")), &options, "null").is_none());
+        let gone = dir.path().join("gone.txt");
+        assert!(RecordSource::open(Some(&gone), &options, "gone").is_none());
     }
 }

@@ -135,14 +135,19 @@ mod tests {
     }
 
     #[test]
-    fn a_slot_takes_twelve_bytes_and_the_table_stays_below_seven_eighths() {
+    fn the_table_stays_at_most_seven_eighths_full() {
         let mut map = DigestMap::default();
         for key in 0..100_000u64 {
             map.insert(key, key as u32);
         }
         assert!(map.len * 8 <= map.keys.len() * 7);
         assert_eq!(map.keys.len(), map.numbers.len());
-        assert_eq!(size_of::<u64>() + size_of::<u32>(), 12);
+        // And no more than twice what that needs.
+        assert!(
+            map.len * 16 > map.keys.len() * 7 / 2,
+            "{} slots",
+            map.keys.len()
+        );
         assert_eq!(map.get(99_999), Some(99_999));
     }
 }
