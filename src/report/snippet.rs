@@ -7,6 +7,8 @@
 //! `\xNN`. It is cut at a number of characters (never inside an escape)
 //! and then ends with `…`, as it does when the text kept was already cut.
 
+use std::borrow::Cow;
+
 /// Characters of a snippet when the table is not written to a terminal:
 /// fixed, so the output is the same wherever it runs.
 pub const DEFAULT_CHARS: usize = 60;
@@ -31,18 +33,31 @@ pub const PIPED_KEPT_BYTES: usize = DEFAULT_CHARS * 4;
 pub fn snippet(text: &[u8], cut: bool, chars: usize) -> String {
     let chars = chars.max(1);
     let mut shown = Shown {
-        out: String::new(),
+        out: String::with_capacity(chars.min(text.len()) + 8),
         used: 0,
         chars,
-        before_ellipsis: 0,
+        before_ellipsis: 1,
     };
+    shown.out.push('"');
     let mut chunks = text.utf8_chunks().peekable();
     let mut whole = true;
     'text: while let Some(chunk) = chunks.next() {
-        for c in chunk.valid().chars() {
+        let mut valid = chunk.valid();
+        while !valid.is_empty() {
+            // Runs of characters shown as they are go in whole: most
+            // texts are mostly such runs.
+            let run = valid.bytes().take_while(|&byte| shown_as_is(byte)).count();
+            if !shown.push_plain(&valid[..run]) {
+                whole = false;
+                break 'text;
+            }
+            let Some(c) = valid[run..].chars().next() else {
+                break;
+            };
+            valid = &valid[run + c.len_utf8()..];
             let fits = match escape(c) {
-                Some(escaped) => shown.push(&escaped),
-                None => shown.push(c.encode_utf8(&mut [0; 4])),
+                Some(escaped) => shown.push(&escaped, escaped.len()),
+                None => shown.push(c.encode_utf8(&mut [0; 4]), 1),
             };
             if !fits {
                 whole = false;
@@ -55,7 +70,7 @@ pub fn snippet(text: &[u8], cut: bool, chars: usize) -> String {
             break;
         }
         for byte in chunk.invalid() {
-            if !shown.push(&format!("\\x{byte:02x}")) {
+            if !shown.push(&format!("\\x{byte:02x}"), 4) {
                 whole = false;
                 break 'text;
             }
@@ -66,11 +81,17 @@ pub fn snippet(text: &[u8], cut: bool, chars: usize) -> String {
         out.truncate(shown.before_ellipsis);
         out.push('…');
     }
-    format!("\"{out}\"")
+    out.push('"');
+    out
 }
 
-/// A snippet being built: what fits in `chars`, and how much of it fits
-/// with an ellipsis after it.
+/// Printable ASCII other than the two characters escaped.
+fn shown_as_is(byte: u8) -> bool {
+    matches!(byte, b' '..=b'~') && byte != b'"' && byte != b'\\'
+}
+
+/// A snippet being built: the opening quote and what fits in `chars`, and
+/// how much of it fits with an ellipsis after it.
 struct Shown {
     out: String,
     used: usize,
@@ -80,13 +101,9 @@ struct Shown {
 }
 
 impl Shown {
-    /// Appends a piece if it fits whole; an escape is never cut.
-    fn push(&mut self, piece: &str) -> bool {
-        let width = if piece.len() == 1 {
-            1
-        } else {
-            piece.chars().count()
-        };
+    /// Appends a piece `width` characters wide if it fits whole; an escape
+    /// is never cut.
+    fn push(&mut self, piece: &str, width: usize) -> bool {
         if self.used + width > self.chars {
             return false;
         }
@@ -97,17 +114,36 @@ impl Shown {
         }
         true
     }
+
+    /// Appends as much of `run`, one-byte characters, as fits; whether all
+    /// of it did.
+    fn push_plain(&mut self, run: &str) -> bool {
+        let take = run.len().min(self.chars - self.used);
+        if take == 0 {
+            return run.is_empty();
+        }
+        self.out.push_str(&run[..take]);
+        self.used += take;
+        // The last length that left a column free: now, or one character
+        // back.
+        self.before_ellipsis = if self.used < self.chars {
+            self.out.len()
+        } else {
+            self.out.len() - 1
+        };
+        take == run.len()
+    }
 }
 
 /// A character's escape, if the snippet does not show it as it is.
-fn escape(c: char) -> Option<String> {
+fn escape(c: char) -> Option<Cow<'static, str>> {
     let escaped = match c {
-        '\n' => "\\n".to_string(),
-        '\r' => "\\r".to_string(),
-        '\t' => "\\t".to_string(),
-        '\\' => "\\\\".to_string(),
-        '"' => "\\\"".to_string(),
-        c if invisible(c) => c.escape_unicode().to_string(),
+        '\n' => "\\n".into(),
+        '\r' => "\\r".into(),
+        '\t' => "\\t".into(),
+        '\\' => "\\\\".into(),
+        '"' => "\\\"".into(),
+        c if invisible(c) => c.escape_unicode().to_string().into(),
         _ => return None,
     };
     Some(escaped)
@@ -133,6 +169,8 @@ fn invisible(c: char) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
 
     #[test]
@@ -185,6 +223,80 @@ mod tests {
         // "é" is two bytes; the kept start ends inside it.
         assert_eq!(snippet(b"caf\xc3", true, 40), "\"caf…\"");
         assert_eq!(snippet(b"whole", true, 40), "\"whole…\"");
+    }
+
+    /// The snippet made one character at a time, as the definition
+    /// reads: the reference for the runs taken whole.
+    fn one_character_at_a_time(text: &[u8], cut: bool, chars: usize) -> String {
+        let chars = chars.max(1);
+        let (mut out, mut used, mut before_ellipsis) = (String::new(), 0, 0);
+        let mut push = |out: &mut String, piece: &str| {
+            let width = piece.chars().count();
+            if used + width > chars {
+                return false;
+            }
+            out.push_str(piece);
+            used += width;
+            if used < chars {
+                before_ellipsis = out.len();
+            }
+            true
+        };
+        let mut chunks = text.utf8_chunks().peekable();
+        let mut whole = true;
+        'text: while let Some(chunk) = chunks.next() {
+            for c in chunk.valid().chars() {
+                let piece = escape(c).unwrap_or_else(|| c.to_string().into());
+                if !push(&mut out, &piece) {
+                    whole = false;
+                    break 'text;
+                }
+            }
+            if cut && chunks.peek().is_none() {
+                break;
+            }
+            for byte in chunk.invalid() {
+                if !push(&mut out, &format!("\\x{byte:02x}")) {
+                    whole = false;
+                    break 'text;
+                }
+            }
+        }
+        if !whole || cut {
+            out.truncate(before_ellipsis);
+            out.push('…');
+        }
+        format!("\"{out}\"")
+    }
+
+    proptest! {
+        #[test]
+        fn runs_taken_whole_give_the_snippet_of_one_character_at_a_time(
+            pieces in proptest::collection::vec(
+                prop_oneof![
+                    "[ -~]{0,12}",
+                    Just("\n".to_string()),
+                    Just("\\".to_string()),
+                    Just("\"".to_string()),
+                    Just("\u{1b}".to_string()),
+                    Just("é".to_string()),
+                    Just("\u{202E}".to_string()),
+                    Just("漢".to_string()),
+                ]
+                .prop_map(String::into_bytes)
+                .boxed()
+                .prop_union(proptest::collection::vec(128u8.., 1..3).boxed()),
+                0..12,
+            ),
+            cut: bool,
+            chars in 0usize..40,
+        ) {
+            let text = pieces.concat();
+            prop_assert_eq!(
+                snippet(&text, cut, chars),
+                one_character_at_a_time(&text, cut, chars)
+            );
+        }
     }
 
     #[test]
