@@ -39,6 +39,9 @@ pub fn snippet(text: &[u8], cut: bool, chars: usize) -> String {
         before_ellipsis: 1,
     };
     shown.out.push('"');
+    // At most `chars + 1` pieces are looked at, each at most 4 bytes and
+    // at least one column: the rest is never shown or decoded.
+    let text = &text[..text.len().min((chars + 1) * 4)];
     let mut chunks = text.utf8_chunks().peekable();
     let mut whole = true;
     'text: while let Some(chunk) = chunks.next() {
@@ -282,6 +285,7 @@ mod tests {
                     Just("é".to_string()),
                     Just("\u{202E}".to_string()),
                     Just("漢".to_string()),
+                    Just("😀".to_string()),
                 ]
                 .prop_map(String::into_bytes)
                 .boxed()
@@ -303,5 +307,9 @@ mod tests {
     fn widths_are_counted_in_characters() {
         let shown = snippet("ééééééééé".as_bytes(), false, 5);
         assert_eq!(shown, "\"éééé…\"");
+        // Four bytes a character: one more than fits is still seen.
+        assert_eq!(snippet("😀😀".as_bytes(), false, 1), "\"…\"");
+        assert_eq!(snippet("😀😀😀".as_bytes(), false, 2), "\"😀…\"");
+        assert_eq!(snippet("😀😀".as_bytes(), false, 2), "\"😀😀\"");
     }
 }
