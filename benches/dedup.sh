@@ -11,6 +11,7 @@
 #                      e.g. the real lines of benches/real/lines.sh
 #   SIMDUP=path        simdup binary (default target/release/simdup, built if missing)
 #   SEED=n             records seed (default 1)
+#   KIND=logs          log-like lines instead of addresses (gen-records.py)
 #   DEDUP_ARGS=...     extra arguments for `simdup dedup` (default none)
 #
 # Needs GNU time for peak memory: /usr/bin/time (`apt-get install -y time`).
@@ -20,9 +21,13 @@ cd "$(dirname "$0")/.."
 RECORDS=${1:-1000000}
 RUNS=${2:-3}
 SEED=${SEED:-1}
+KIND=${KIND:-addresses}
 SIMDUP=${SIMDUP:-target/release/simdup}
 DEDUP_ARGS=${DEDUP_ARGS:-}
 GENERATED=target/bench-records-$RECORDS-$SEED.txt
+if [[ $KIND != addresses ]]; then
+    GENERATED=target/bench-records-$KIND-$RECORDS-$SEED.txt
+fi
 INPUT=${INPUT:-$GENERATED}
 
 source benches/common.sh
@@ -30,7 +35,7 @@ need_gnu_time dedup
 build_simdup
 if [[ $INPUT == "$GENERATED" && ! -f "$INPUT" ]]; then
     mkdir -p target
-    python3 benches/gen-records.py "$RECORDS" "$SEED" >"$INPUT.part"
+    python3 benches/gen-records.py "$RECORDS" "$SEED" "$KIND" >"$INPUT.part"
     mv "$INPUT.part" "$INPUT"
 fi
 RECORDS=$(wc -l <"$INPUT")

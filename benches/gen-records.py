@@ -1,14 +1,22 @@
 #!/usr/bin/env python3
-"""Address-like records (about 45 bytes a line) with planted near-copies,
-for timing `simdup dedup` (benches/dedup.sh).
+"""Address-like or log-like records with planted near-copies, for timing
+`simdup dedup` (benches/dedup.sh).
 
-    benches/gen-records.py N [SEED] > records.txt
+    benches/gen-records.py N [SEED] [addresses|logs] > records.txt
 
-Each line is a business, a street address, a town and a postcode, drawn
-from word lists; one line in ten is a near-copy of an earlier line (a
-street type abbreviated or spelled out, a word dropped, a letter changed,
-or a suffix added) and one in twenty an exact copy. The output depends on
-N and SEED alone.
+addresses (the default, about 45 bytes a line): a business, a street
+address, a town and a postcode, drawn from word lists.
+
+logs (about 80 bytes a line): a timestamp, a level, a component and a
+message from one of six formats with numbers, ids and addresses filled
+in. Lines of one format share most of their character pairs, so their
+SimHashes crowd together, while two of them rarely reach a Jaccard of
+0.8: the hard case for a search by fingerprint.
+
+Either way one line in ten is a near-copy of a recent line (a street
+type abbreviated or spelled out, a word dropped, a letter changed, or a
+suffix added; log lines have no street type, so a quarter of their
+near-copies come out exact) and one in twenty an exact copy. The output depends on N, SEED and the kind alone.
 """
 
 import random
@@ -45,6 +53,27 @@ def line(rng):
             f"{rng.choice(TOWN)} {rng.randint(10000, 99999)}")
 
 
+LOG_FORMATS = [
+    "{ts} INFO  [worker-{w}] GET /api/v1/items/{n} 200 {ms}ms user={u}",
+    "{ts} WARN  [worker-{w}] slow query on orders ({ms} ms) rows={n}",
+    "{ts} ERROR [worker-{w}] connection reset by peer {ip}:{port}",
+    "{ts} INFO  [scheduler] job {job} finished in {ms} ms",
+    "{ts} DEBUG [cache] evicted {n} entries, {u} bytes free",
+    "{ts} INFO  [auth] login ok for user {u} from {ip}",
+]
+
+
+def log_line(rng):
+    ts = "2026-11-%02dT%02d:%02d:%02d.%03dZ" % (
+        rng.randint(1, 28), rng.randint(0, 23), rng.randint(0, 59),
+        rng.randint(0, 59), rng.randint(0, 999))
+    ip = "10.%d.%d.%d" % (rng.randint(0, 255), rng.randint(0, 255), rng.randint(0, 255))
+    return rng.choice(LOG_FORMATS).format(
+        ts=ts, w=rng.randint(1, 16), n=rng.randint(1, 99999), ms=rng.randint(1, 5000),
+        u=rng.randint(1000, 999999), ip=ip, port=rng.randint(1024, 65535),
+        job=rng.choice(["backup", "reindex", "gc", "sync"]))
+
+
 def near_copy(rng, text):
     words = text.split(" ")
     edit = rng.randrange(4)
@@ -59,7 +88,9 @@ def near_copy(rng, text):
     elif edit == 1 and len(words) > 4:
         del words[rng.randrange(1, len(words))]
     elif edit == 2:
-        i = rng.randrange(len(words))
+        # (Log lines have empty words between double spaces.)
+        filled = [i for i, word in enumerate(words) if word]
+        i = filled[rng.randrange(len(filled))]
         word = words[i]
         j = rng.randrange(len(word))
         words[i] = word[:j] + rng.choice("abcdefghijklmnopqrstuvwxyz") + word[j + 1:]
@@ -71,6 +102,8 @@ def near_copy(rng, text):
 def main():
     count = int(sys.argv[1])
     rng = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 1)
+    kind = sys.argv[3] if len(sys.argv) > 3 else "addresses"
+    make = {"addresses": line, "logs": log_line}[kind]
     made = []
     out = sys.stdout
     for _ in range(count):
@@ -80,7 +113,7 @@ def main():
         elif made and roll < 0.15:
             text = near_copy(rng, made[rng.randrange(max(0, len(made) - 1000), len(made))])
         else:
-            text = line(rng)
+            text = make(rng)
         made.append(text)
         out.write(text + "\n")
 
