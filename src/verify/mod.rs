@@ -14,6 +14,7 @@
 mod components;
 pub mod join;
 pub mod passages;
+pub mod sketch;
 mod spill;
 
 use rayon::prelude::*;

@@ -26,7 +26,10 @@
 //! k + 4 tables: 84 to 120 bytes at k = 6); for a short text,
 //! while the join lasts, 8 bytes per character pair of its join prefix
 //! (about a fifth of them at 0.8, plus one) and 56 more, and after it one
-//! more [`Index`](super::index::Index) entry by character-pair fingerprint; and its name
+//! more [`Index`](super::index::Index) entry by character-pair fingerprint; the sketch of
+//! its character pairs (20 bytes, src/verify/sketch.rs), which turns
+//! away most candidates that cannot reach the threshold before their
+//! sets are fetched or measured again; and its name
 //! (nothing for line numbers that follow each other, the id's bytes with
 //! `--id-field`).
 
@@ -37,6 +40,7 @@ use std::path::PathBuf;
 use crate::fingerprint::{Fingerprint, Fingerprinter};
 use crate::input::RecordSource;
 use crate::report::Names;
+use crate::verify::sketch::Sketch;
 use crate::verify::{Verdict, decide};
 
 use super::super::scan::{Prefix, ShortTexts};
@@ -98,6 +102,9 @@ pub struct ShortText {
     /// them, so the blocks in flight do not hold them; a file's come with
     /// its fingerprint, as its text is not kept.
     pub set: Vec<u64>,
+    /// The sketch of its character pairs: kept, it turns away most
+    /// candidates that cannot reach the threshold without its set.
+    pub sketch: Sketch,
 }
 
 /// What the search of a record ahead of its block found.
@@ -163,12 +170,13 @@ impl Measure {
     pub fn measure(&self, text: Vec<u8>) -> Measured {
         let words = self.fingerprinter.fingerprint_bytes(&text);
         let short = match &self.short {
-            Some(short) if words.features >= self.min_features.max(1) => {
-                short.fingerprint(&text).map(|fingerprint| ShortText {
+            Some(short) if words.features >= self.min_features.max(1) => short
+                .fingerprint_and_set(&text)
+                .map(|(fingerprint, set)| ShortText {
                     simhash: fingerprint.simhash,
                     set: Vec::new(),
-                })
-            }
+                    sketch: set.as_deref().map_or(Sketch::NONE, Sketch::of),
+                }),
             _ => None,
         };
         Measured {
@@ -209,7 +217,12 @@ impl Measure {
 fn short_text(short: &ShortTexts, text: &[u8]) -> Option<ShortText> {
     let set = short.short_text_set(text)?;
     let simhash = short.fingerprint(text)?.simhash;
-    Some(ShortText { simhash, set })
+    let sketch = Sketch::of(&set);
+    Some(ShortText {
+        simhash,
+        set,
+        sketch,
+    })
 }
 
 /// What the filter decided.
@@ -247,6 +260,9 @@ pub struct Filter {
     /// The text of each kept record (empty for those matched by content);
     /// its path when `by_path`.
     texts: KeptTexts,
+    /// The sketch of each kept record's character pairs
+    /// ([`Sketch::NONE`] for the others).
+    short_sketches: Vec<Sketch>,
     /// Texts are paths of files, read again to verify.
     by_path: bool,
     kept: u32,
@@ -281,6 +297,7 @@ impl Filter {
             recent_kept: Vec::new(),
             in_block: false,
             texts: KeptTexts::Spooled(Names::with_budget(TEXT_MEMORY)),
+            short_sketches: Vec::new(),
             by_path: false,
             kept: 0,
             candidates: 0,
@@ -457,6 +474,7 @@ impl Filter {
         let mut candidates = Vec::new();
         let probe = self.join.probe(&set);
         self.main.query(record, &probe, scratch, &mut candidates);
+        self.turn_away_by_sketch(record, &mut candidates);
         candidates.sort_unstable();
         candidates.dedup();
         let mut words_set = None;
@@ -600,12 +618,28 @@ impl Filter {
             let scratch = &mut self.join.scratch;
             self.recent.query(record, probe, scratch, &mut candidates);
         }
+        self.turn_away_by_sketch(record, &mut candidates);
         candidates.sort_unstable();
         candidates.dedup();
         let (answer, compared) = self.first_near(record, probe.set, words_set, &candidates);
         self.candidates += compared;
         self.scratch = candidates;
         answer
+    }
+
+    /// Drops the candidates by character pairs whose sketch shows they
+    /// cannot reach the threshold: most of them where lines crowd (one log
+    /// format), and they cost neither a set nor a sort.
+    fn turn_away_by_sketch(&self, record: &Measured, candidates: &mut Vec<(u32, Space)>) {
+        let Some(short) = &record.short else {
+            return;
+        };
+        candidates.retain(|&(kept, space)| {
+            space != Space::Chars
+                || short
+                    .sketch
+                    .may_reach(&self.short_sketches[kept as usize], self.threshold)
+        });
     }
 
     /// Compares `record` with `candidates` (kept records, sorted) in turn
@@ -695,6 +729,10 @@ impl Filter {
             self.texts.push(&record.text, record.place)?;
         }
         self.by_digest.insert(key, number);
+        self.short_sketches.push(match &record.short {
+            Some(short) if !exact_only => short.sketch,
+            _ => Sketch::NONE,
+        });
         if !exact_only {
             let reorder = match &record.short {
                 Some(short) => self.join.keep(short.simhash, set, number),
@@ -850,6 +888,49 @@ mod tests {
         assert_eq!(run(&mut filter, "  !! "), Decision::Kept(None));
         assert_eq!(run(&mut filter, ""), Decision::Kept(None));
         assert_eq!(filter.kept(), 0);
+    }
+
+    #[test]
+    fn crowded_short_texts_that_fall_short_are_turned_away_by_their_sketch() {
+        // Lines of one log format: every kept line is within k of the
+        // next, and none reaches the threshold.
+        let mut filter = filter(0.8, 64);
+        filter.stop_joining();
+        let lines: Vec<String> = (0..40u64)
+            .map(|n| {
+                let x = n.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                format!(
+                    "2026-11-{:02}T{:02}:{:02}:{:02}.{:03}Z INFO GET /items/{} {}ms user={}",
+                    x % 28,
+                    (x >> 8) % 24,
+                    (x >> 16) % 60,
+                    (x >> 24) % 60,
+                    (x >> 32) % 1000,
+                    (x >> 40) % 99991,
+                    (x >> 20) % 5000,
+                    (x >> 44) % 999_983,
+                )
+            })
+            .collect();
+        for (number, line) in (0..).zip(&lines) {
+            assert_eq!(
+                run(&mut filter, line),
+                Decision::Kept(Some(number)),
+                "{line}"
+            );
+        }
+        // 780 pairs were candidates; few needed their sets compared.
+        assert!(
+            filter.candidates < 780 / 4,
+            "{} compared",
+            filter.candidates
+        );
+        // A near-copy is still found.
+        let near = lines[7].replacen("INFO", "INFO ", 1);
+        assert!(matches!(
+            run(&mut filter, &near),
+            Decision::Dropped { kept: 7, .. }
+        ));
     }
 
     #[test]

@@ -156,7 +156,8 @@ pub struct DedupStats {
     pub malformed: u64,
     /// Kept records without features (never anyone's near-duplicate).
     pub empty: u64,
-    /// Candidate pairs verified by exact Jaccard.
+    /// Candidate pairs verified by exact Jaccard (those the sketches of
+    /// character pairs turned away are not counted).
     pub candidates: u64,
     /// Bytes of record text.
     pub bytes: u64,

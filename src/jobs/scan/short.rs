@@ -73,6 +73,20 @@ impl ShortTexts {
         (fingerprint.features > 0).then_some(fingerprint)
     }
 
+    /// [`ShortTexts::fingerprint`] and the features of the same text,
+    /// sorted and distinct, measured in one pass (the set is `None` only if
+    /// it could not be measured).
+    pub fn fingerprint_and_set(&self, text: &[u8]) -> Option<(Fingerprint, Option<Vec<u64>>)> {
+        if !Self::is_short(text) {
+            return None;
+        }
+        let (fingerprint, set) = self
+            .fingerprinter
+            .fingerprint_and_set_reader(text, usize::MAX)
+            .ok()?;
+        (fingerprint.features > 0).then_some((fingerprint, set))
+    }
+
     /// The sorted, distinct character-pair features of `text`.
     pub fn feature_set(&self, text: &[u8]) -> Vec<u64> {
         self.fingerprinter.feature_set_bytes(text)
