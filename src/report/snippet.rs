@@ -41,7 +41,7 @@ pub fn snippet(text: &[u8], cut: bool, chars: usize) -> String {
     shown.out.push('"');
     // At most `chars + 1` pieces are looked at, each at most 4 bytes and
     // at least one column: the rest is never shown or decoded.
-    let text = &text[..text.len().min((chars + 1) * 4)];
+    let text = &text[..text.len().min(chars.saturating_add(1).saturating_mul(4))];
     let mut chunks = text.utf8_chunks().peekable();
     let mut whole = true;
     'text: while let Some(chunk) = chunks.next() {
@@ -311,5 +311,7 @@ mod tests {
         assert_eq!(snippet("😀😀".as_bytes(), false, 1), "\"…\"");
         assert_eq!(snippet("😀😀😀".as_bytes(), false, 2), "\"😀…\"");
         assert_eq!(snippet("😀😀".as_bytes(), false, 2), "\"😀😀\"");
+        // Any width is safe.
+        assert_eq!(snippet(b"abc", false, usize::MAX), "\"abc\"");
     }
 }
