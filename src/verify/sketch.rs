@@ -1,4 +1,4 @@
-//! A set's sketch: which of 128 buckets its elements fall in, and how many
+//! A set's sketch: which of 120 buckets its elements fall in, and how many
 //! elements it has. Two sketches bound the intersection of their sets
 //! from above, so a candidate pair that cannot reach the threshold is
 //! turned away without its sets: no set is read, measured or merged.
@@ -6,54 +6,66 @@
 //! An element of A whose bucket holds nothing of B is not in B, and each
 //! bucket of A that B lacks holds at least one such element, so
 //! |A ∩ B| <= |A| - popcount(a & !b), and the same from B's side. On small
-//! sets (the character pairs of a line) this is tight: lines of one log
-//! format, whose SimHashes crowd together while their Jaccard stays below
-//! 0.8, are turned away 99 times in 100 with 128 buckets, and 57 with 64.
-//! The elements are feature hashes, already uniform, so their top bits
-//! pick the bucket.
+//! sets (the character pairs of a line, 70 or so for a log line) this is
+//! tight: pairs of lines of one log format, whose SimHashes crowd together
+//! while their Jaccard stays below 0.8, are nearly all turned away (64
+//! buckets would let about half through). The elements are feature
+//! hashes, already uniform, so their top bits pick the bucket.
 
-/// The sketch of a sorted, distinct set of feature hashes: 16 bytes of
-/// buckets and 4 of the set's size, 20 in all.
+/// The sketch of a sorted, distinct set of feature hashes, in 16 bytes
+/// (one cache line always holds it whole): bits 0 to 119 say which of
+/// [`BUCKETS`] buckets hold an element, the top 8 bits how many elements
+/// there are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Sketch {
-    buckets: [u32; 4],
-    len: u32,
-}
+#[repr(align(16))]
+pub struct Sketch([u64; 2]);
+
+/// Buckets of a sketch.
+pub const BUCKETS: u64 = 120;
+
+/// Where the set's size starts in the second word.
+const LEN_SHIFT: u32 = 56;
+
+/// The bucket bits of the second word.
+const SECOND_BUCKETS: u64 = (1 << LEN_SHIFT) - 1;
 
 impl Sketch {
-    /// The sketch of a set not sketched: it may reach any threshold.
-    pub const NONE: Sketch = Sketch {
-        buckets: [u32::MAX; 4],
-        len: u32::MAX,
-    };
+    /// The sketch of a set not sketched: it may reach any threshold. (A
+    /// set of 255 elements in every bucket has the same sketch, and is
+    /// then never turned away either: that is safe.)
+    pub const NONE: Sketch = Sketch([u64::MAX; 2]);
 
-    /// The sketch of `set` (of fewer than `u32::MAX` elements: a larger
-    /// one is not sketched).
+    /// The sketch of `set`; a set of more than 255 elements is not
+    /// sketched (a short text has fewer character pairs).
     pub fn of(set: &[u64]) -> Sketch {
-        let Ok(len) = u32::try_from(set.len()) else {
+        let Ok(len) = u8::try_from(set.len()) else {
             return Sketch::NONE;
         };
-        let mut buckets = [0u32; 4];
+        let mut words = [0u64; 2];
         for &element in set {
-            let bucket = (element >> 57) as usize;
-            buckets[bucket >> 5] |= 1 << (bucket & 31);
+            // Multiply-shift spreads the top 32 bits over the buckets evenly.
+            let bucket = ((element >> 32) * BUCKETS) >> 32;
+            words[(bucket >> 6) as usize] |= 1 << (bucket & 63);
         }
-        Sketch { buckets, len }
+        words[1] |= u64::from(len) << LEN_SHIFT;
+        Sketch(words)
+    }
+
+    /// How many elements the set has.
+    fn len(&self) -> u32 {
+        (self.0[1] >> LEN_SHIFT) as u32
     }
 
     /// Elements of this set certainly not in `other`'s: one at least for
     /// each bucket of this set that `other` lacks.
     fn certainly_not_in(&self, other: &Sketch) -> u32 {
-        self.buckets
-            .iter()
-            .zip(&other.buckets)
-            .map(|(ours, theirs)| (ours & !theirs).count_ones())
-            .sum()
+        (self.0[0] & !other.0[0]).count_ones()
+            + (self.0[1] & !other.0[1] & SECOND_BUCKETS).count_ones()
     }
 
     /// The most elements the two sets can share.
     pub fn max_common(&self, other: &Sketch) -> u32 {
-        (self.len - self.certainly_not_in(other)).min(other.len - other.certainly_not_in(self))
+        (self.len() - self.certainly_not_in(other)).min(other.len() - other.certainly_not_in(self))
     }
 
     /// Whether the two sets may reach `threshold`: false only when their
@@ -65,7 +77,7 @@ impl Sketch {
             return true;
         }
         let common = self.max_common(other);
-        let union = self.len + other.len - common;
+        let union = self.len() + other.len() - common;
         union == 0 || f64::from(common) / f64::from(union) >= threshold
     }
 }
@@ -77,6 +89,21 @@ mod tests {
     use super::*;
     use crate::verify::{Verdict, decide};
 
+    /// An element that falls in `bucket`.
+    fn element(bucket: u64, low: u64) -> u64 {
+        ((bucket << 32).div_ceil(BUCKETS) << 32) | low
+    }
+
+    #[test]
+    fn every_bucket_can_be_hit_and_the_size_is_kept() {
+        let set: Vec<u64> = (0..BUCKETS).map(|bucket| element(bucket, 0)).collect();
+        let sketch = Sketch::of(&set);
+        assert_eq!(sketch.0[0], u64::MAX);
+        assert_eq!(sketch.0[1] & SECOND_BUCKETS, SECOND_BUCKETS);
+        assert_eq!(sketch.len(), 120);
+        assert_eq!(Sketch::of(&vec![0; 256]), Sketch::NONE);
+    }
+
     fn sorted(mut set: Vec<u64>) -> Vec<u64> {
         set.sort_unstable();
         set.dedup();
@@ -85,8 +112,8 @@ mod tests {
 
     #[test]
     fn sets_in_different_buckets_share_nothing() {
-        let a = Sketch::of(&[1 << 57, 2 << 57]);
-        let b = Sketch::of(&[3 << 57, 100 << 57]);
+        let a = Sketch::of(&[element(1, 0), element(2, 0)]);
+        let b = Sketch::of(&[element(3, 0), element(100, 0)]);
         assert_eq!(a.max_common(&b), 0);
         assert!(!a.may_reach(&b, 0.1));
         assert!(a.may_reach(&a, 1.0));
@@ -96,8 +123,8 @@ mod tests {
     fn a_shared_bucket_allows_one_common_element() {
         // Buckets 1 and 2 against 1 and 3: one element of each set is
         // certainly not in the other.
-        let a = Sketch::of(&[1 << 57, 2 << 57]);
-        let b = Sketch::of(&[(1 << 57) + 5, 3 << 57]);
+        let a = Sketch::of(&[element(1, 0), element(2, 0)]);
+        let b = Sketch::of(&[element(1, 5), element(3, 0)]);
         assert_eq!(a.max_common(&b), 1);
         // 1 / 3 at most.
         assert!(a.may_reach(&b, 1.0 / 3.0));

@@ -27,7 +27,7 @@
 //! while the join lasts, 8 bytes per character pair of its join prefix
 //! (about a fifth of them at 0.8, plus one) and 56 more, and after it one
 //! more [`Index`](super::index::Index) entry by character-pair fingerprint; the sketch of
-//! its character pairs (20 bytes, src/verify/sketch.rs), which turns
+//! its character pairs (16 bytes, src/verify/sketch.rs), which turns
 //! away most candidates that cannot reach the threshold before their
 //! sets are fetched or measured again; and its name
 //! (nothing for line numbers that follow each other, the id's bytes with
