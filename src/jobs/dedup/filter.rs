@@ -170,12 +170,11 @@ impl Measure {
     pub fn measure(&self, text: Vec<u8>) -> Measured {
         let words = self.fingerprinter.fingerprint_bytes(&text);
         let short = match &self.short {
-            Some(short) if words.features >= self.min_features.max(1) => short
-                .fingerprint_and_set(&text)
-                .map(|(fingerprint, set)| ShortText {
-                    simhash: fingerprint.simhash,
+            // The set is dropped: blocks in flight hold only the sketch.
+            Some(short) if words.features >= self.min_features.max(1) => short_text(short, &text)
+                .map(|short| ShortText {
                     set: Vec::new(),
-                    sketch: set.as_deref().map_or(Sketch::NONE, Sketch::of),
+                    ..short
                 }),
             _ => None,
         };
@@ -213,15 +212,14 @@ impl Measure {
     }
 }
 
-/// The character pairs of `text`, if it is a short text with features.
+/// The character pairs of `text`, if it is a short text with features:
+/// fingerprint, set and sketch, measured in one pass.
 fn short_text(short: &ShortTexts, text: &[u8]) -> Option<ShortText> {
-    let set = short.short_text_set(text)?;
-    let simhash = short.fingerprint(text)?.simhash;
-    let sketch = Sketch::of(&set);
+    let (fingerprint, set) = short.fingerprint_and_set(text)?;
     Some(ShortText {
-        simhash,
+        simhash: fingerprint.simhash,
+        sketch: Sketch::of(&set),
         set,
-        sketch,
     })
 }
 

@@ -73,33 +73,23 @@ impl ShortTexts {
         (fingerprint.features > 0).then_some(fingerprint)
     }
 
-    /// [`ShortTexts::fingerprint`] and the features of the same text,
-    /// sorted and distinct, measured in one pass (the set is `None` only if
-    /// it could not be measured).
-    pub fn fingerprint_and_set(&self, text: &[u8]) -> Option<(Fingerprint, Option<Vec<u64>>)> {
+    /// [`ShortTexts::fingerprint`] and [`ShortTexts::feature_set`] of a
+    /// short text with features, in one pass.
+    pub fn fingerprint_and_set(&self, text: &[u8]) -> Option<(Fingerprint, Vec<u64>)> {
         if !Self::is_short(text) {
             return None;
         }
+        // Without a bound the set is always measured; a slice reads whole.
         let (fingerprint, set) = self
             .fingerprinter
             .fingerprint_and_set_reader(text, usize::MAX)
             .ok()?;
-        (fingerprint.features > 0).then_some((fingerprint, set))
+        (fingerprint.features > 0).then_some((fingerprint, set?))
     }
 
     /// The sorted, distinct character-pair features of `text`.
     pub fn feature_set(&self, text: &[u8]) -> Vec<u64> {
         self.fingerprinter.feature_set_bytes(text)
-    }
-
-    /// The character-pair features of `text`, if it is a short text with
-    /// features.
-    pub fn short_text_set(&self, text: &[u8]) -> Option<Vec<u64>> {
-        if !Self::is_short(text) {
-            return None;
-        }
-        let set = self.feature_set(text);
-        (!set.is_empty()).then_some(set)
     }
 
     /// The same, read from a stream.
@@ -180,6 +170,25 @@ mod tests {
         assert!(!ShortTexts::is_short(b"carriage\rreturn"));
         assert!(!ShortTexts::is_short("x".repeat(257).as_bytes()));
         assert!(ShortTexts::is_short("x".repeat(256).as_bytes()));
+    }
+
+    #[test]
+    fn one_pass_gives_the_fingerprint_and_the_set_of_a_short_text() {
+        let short = ShortTexts::new(&FeatureOptions::default());
+        for text in ["One Stop Bakery, 1304 High St Rd", "a", "x\ty é"] {
+            let (fingerprint, set) = short.fingerprint_and_set(text.as_bytes()).unwrap();
+            assert_eq!(
+                Some(fingerprint),
+                short.fingerprint(text.as_bytes()),
+                "{text}"
+            );
+            assert_eq!(set, short.feature_set(text.as_bytes()), "{text}");
+            assert!(!set.is_empty());
+        }
+        // Not short, or no features: nothing.
+        let long = "word ".repeat(60);
+        assert_eq!(short.fingerprint_and_set(long.as_bytes()), None);
+        assert_eq!(short.fingerprint_and_set(b"  ,, -- "), None);
     }
 
     #[test]
