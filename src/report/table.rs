@@ -13,9 +13,11 @@
 
 use std::io::{self, Write};
 
+use rayon::prelude::*;
+
 use super::snippet::{self, snippet};
 use super::texts::Texts;
-use super::{Listing, Paint, Report};
+use super::{Listing, Paint, Report, ReportGroup};
 
 pub(super) fn write<W: Write>(
     report: &Report,
@@ -29,6 +31,11 @@ pub(super) fn write<W: Write>(
         Listing::Groups => write_groups(report, paint, columns, out),
     }
 }
+
+/// Pairs (or groups) whose cells are made together, on every core,
+/// before they are written: enough to share out, few enough to hold
+/// (tests take one at a time, to cross the joins).
+const CELLS_AT_ONCE: usize = if cfg!(test) { 1 } else { 4096 };
 
 /// Whether ids are followed by snippets: records whose texts were kept.
 fn shows_snippets(report: &Report) -> bool {
@@ -61,12 +68,12 @@ fn write_pairs<W: Write>(
     columns: Option<usize>,
     out: &mut W,
 ) -> io::Result<()> {
-    if report.pairs.is_empty() {
+    let pairs = &report.pairs;
+    if pairs.is_empty() {
         return Ok(());
     }
-    let names: Vec<(String, String)> = report
-        .pairs
-        .iter()
+    let names: Vec<(String, String)> = pairs
+        .par_iter()
         .map(|pair| {
             (
                 sanitize(&report.name(pair.a)),
@@ -79,7 +86,7 @@ fn write_pairs<W: Write>(
     let snippets = shows_snippets(report).then(|| {
         let widest = |side: fn(&(String, String)) -> &String| {
             names
-                .iter()
+                .par_iter()
                 .map(|pair| side(pair).chars().count())
                 .max()
                 .unwrap_or(0)
@@ -95,15 +102,14 @@ fn write_pairs<W: Write>(
     };
     // Pairs often share their `a` with the pair before (a document and
     // each of its copies): its cell is made once for them.
-    let mut a_width = 1;
-    let mut last_a = None;
-    for ((a, _), pair) in names.iter().zip(&report.pairs) {
-        if last_a != Some(pair.a) {
-            a_width = a_width.max(cell(a, pair.a).chars().count());
-            last_a = Some(pair.a);
-        }
-    }
-    let mut last_a: Option<(u32, String)> = None;
+    let new_a = |at: usize| at == 0 || pairs[at - 1].a != pairs[at].a;
+    let a_width = (0..pairs.len())
+        .into_par_iter()
+        .filter(|&at| new_a(at))
+        .map(|at| cell(&names[at].0, pairs[at].a).chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(1);
     let verified = report.params.verified();
     let header = if verified {
         format!("jaccard  distance  {:<a_width$}  b", "a")
@@ -111,31 +117,41 @@ fn write_pairs<W: Write>(
         format!("distance  similarity  {:<a_width$}  b", "a")
     };
     writeln!(out, "{}", paint.header(header))?;
-    for (pair, (a, b)) in report.pairs.iter().zip(&names) {
-        let distance = format!("{:>8}", pair.distance);
-        if verified {
-            let jaccard = match pair.jaccard {
-                Some(jaccard) => format!("{jaccard:>7.4}"),
-                None => format!("{:>7}", "-"),
-            };
-            write!(out, "{}  {}", paint.figure(jaccard), paint.quiet(distance))?;
-        } else {
-            let similarity = format!("{:>10.4}", pair.similarity());
-            write!(
-                out,
-                "{}  {}",
-                paint.figure(distance),
-                paint.quiet(similarity)
-            )?;
+    let mut a = String::new();
+    for start in (0..pairs.len()).step_by(CELLS_AT_ONCE) {
+        let end = (start + CELLS_AT_ONCE).min(pairs.len());
+        // Snippets cost a lookup and an escape each: made on every core.
+        let cells: Vec<(Option<String>, String)> = (start..end)
+            .into_par_iter()
+            .map(|at| {
+                let a = new_a(at).then(|| cell(&names[at].0, pairs[at].a));
+                (a, cell(&names[at].1, pairs[at].b))
+            })
+            .collect();
+        for (pair, (new_a, b)) in pairs[start..end].iter().zip(cells) {
+            let distance = format!("{:>8}", pair.distance);
+            if verified {
+                let jaccard = match pair.jaccard {
+                    Some(jaccard) => format!("{jaccard:>7.4}"),
+                    None => format!("{:>7}", "-"),
+                };
+                write!(out, "{}  {}", paint.figure(jaccard), paint.quiet(distance))?;
+            } else {
+                let similarity = format!("{:>10.4}", pair.similarity());
+                write!(
+                    out,
+                    "{}  {}",
+                    paint.figure(distance),
+                    paint.quiet(similarity)
+                )?;
+            }
+            if let Some(new_a) = new_a {
+                a = new_a;
+            }
+            // Pad by characters, not bytes, so non-ASCII names stay aligned.
+            let padding = a_width - a.chars().count();
+            writeln!(out, "  {a}{:padding$}  {b}", "")?;
         }
-        if last_a.as_ref().is_none_or(|(id, _)| *id != pair.a) {
-            last_a = Some((pair.a, cell(a, pair.a)));
-        }
-        let a = last_a.as_ref().map_or("", |(_, a)| a.as_str());
-        let b = cell(b, pair.b);
-        // Pad by characters, not bytes, so non-ASCII names stay aligned.
-        let padding = a_width - a.chars().count();
-        writeln!(out, "  {a}{:padding$}  {b}", "")?;
     }
     Ok(())
 }
@@ -146,34 +162,59 @@ fn write_groups<W: Write>(
     columns: Option<usize>,
     out: &mut W,
 ) -> io::Result<()> {
-    let snippets = shows_snippets(report);
-    for (index, group) in report.groups.iter().enumerate() {
-        if index > 0 {
-            writeln!(out)?;
-        }
-        let title = format!("group {}: {} documents", group.id, group.members.len());
-        writeln!(out, "{}", paint.header(title))?;
-        if !snippets {
-            for &member in &group.members {
-                writeln!(out, "  {}", sanitize(&report.name(member)))?;
-            }
-            continue;
-        }
-        // Ids padded to the group's widest, so the snippets line up.
-        let ids: Vec<String> = group
-            .members
-            .iter()
-            .map(|&member| sanitize(&report.name(member)))
+    let mut first = true;
+    for groups in report.groups.chunks(CELLS_AT_ONCE) {
+        // Snippets cost a lookup and an escape each: made on every core.
+        let blocks: Vec<String> = groups
+            .par_iter()
+            .map(|group| group_block(report, group, paint, columns))
             .collect();
-        let width = ids.iter().map(|id| id.chars().count()).max().unwrap_or(0);
-        let chars = snippet_chars(columns, width + 6, 1);
-        for (&member, id) in group.members.iter().zip(&ids) {
-            let padding = width - id.chars().count();
-            let text = snippet_of(report, member, chars);
-            writeln!(out, "  {id}{:padding$}  {text}", "")?;
+        for block in blocks {
+            if !first {
+                writeln!(out)?;
+            }
+            first = false;
+            out.write_all(block.as_bytes())?;
         }
     }
     Ok(())
+}
+
+/// One group's lines: its title, then each member (with its snippet).
+fn group_block(
+    report: &Report,
+    group: &ReportGroup,
+    paint: Paint,
+    columns: Option<usize>,
+) -> String {
+    let mut block = format!(
+        "{}\n",
+        paint.header(format!(
+            "group {}: {} documents",
+            group.id,
+            group.members.len()
+        ))
+    );
+    let ids: Vec<String> = group
+        .members
+        .iter()
+        .map(|&member| sanitize(&report.name(member)))
+        .collect();
+    if !shows_snippets(report) {
+        for id in ids {
+            block.push_str(&format!("  {id}\n"));
+        }
+        return block;
+    }
+    // Ids padded to the group's widest, so the snippets line up.
+    let width = ids.iter().map(|id| id.chars().count()).max().unwrap_or(0);
+    let chars = snippet_chars(columns, width + 6, 1);
+    for (&member, id) in group.members.iter().zip(&ids) {
+        let padding = width - id.chars().count();
+        let text = snippet_of(report, member, chars);
+        block.push_str(&format!("  {id}{:padding$}  {text}\n", ""));
+    }
+    block
 }
 
 /// Escapes control characters (and bidi overrides) as `\u{..}`.
@@ -292,6 +333,26 @@ mod tests {
             render_with(&report, Listing::Groups, None),
             "group 1: 3 documents\n  1  \"12 Main St\\r\"\n  2  \"12 Main St.\"\n  \
              3  \"a line long enough to be cut before its end, at sixty chara…\"\n"
+        );
+    }
+
+    #[test]
+    fn groups_are_separated_by_a_blank_line() {
+        let mut report = records([b"one", b"two", b"three"], 1000);
+        report.groups = vec![
+            ReportGroup {
+                id: 1,
+                members: vec![0, 2],
+            },
+            ReportGroup {
+                id: 2,
+                members: vec![1],
+            },
+        ];
+        assert_eq!(
+            render_with(&report, Listing::Groups, None),
+            "group 1: 2 documents\n  1  \"one\"\n  3  \"three\"\n\n\
+             group 2: 1 documents\n  2  \"two\"\n"
         );
     }
 
