@@ -53,7 +53,8 @@ pub fn write_summary<W: Write>(report: &Report, paint: Paint, out: &mut W) -> io
         Some(threshold) => {
             write!(
                 out,
-                "(Jaccard >= {threshold}; {} within k = {}",
+                // Candidates of every search (short texts' too): verified.
+                "(Jaccard >= {threshold}; {} verified; k = {}",
                 counted(stats.candidates, "candidate"),
                 params.max_distance
             )?;

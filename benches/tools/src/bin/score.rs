@@ -93,8 +93,8 @@ struct RunInfo {
 }
 
 /// The candidate pairs, from simdup's summary line: verified runs say
-/// `...; 11 pairs in 2 groups (Jaccard >= 0.8; 20 candidates within k =
-/// 20, ...)`, raw runs `...; 50635 pairs in 930 groups (k = 9, exact)`,
+/// `...; 11 pairs in 2 groups (Jaccard >= 0.8; 20 candidates verified; k
+/// = 20, ...)`, raw runs `...; 50635 pairs in 930 groups (k = 9, exact)`,
 /// where every pair within k is a candidate.
 fn candidates_in(line: &str) -> Option<u64> {
     let (_, rest) = line.strip_prefix("simdup:")?.split_once("; ")?;
@@ -449,7 +449,10 @@ mod tests {
             None
         );
         assert_eq!(candidates_in("other: x; 5 pairs in 1 group"), None);
-        let verified = "simdup: 0.0 MB in 0.02 s (0.7 MB/s); 11 pairs in 2 groups (Jaccard >= 0.8; 20 candidates within k = 20, expected recall 1.000)";
+        let verified = "simdup: 0.0 MB in 0.02 s (0.7 MB/s); 11 pairs in 2 groups (Jaccard >= 0.8; 20 candidates verified; k = 20, expected recall 1.000)";
         assert_eq!(candidates_in(verified), Some(20));
+        // As written before the candidates of short texts were counted apart.
+        let older = "simdup: 0.0 MB in 0.02 s (0.7 MB/s); 11 pairs in 2 groups (Jaccard >= 0.8; 20 candidates within k = 20, expected recall 1.000)";
+        assert_eq!(candidates_in(older), Some(20));
     }
 }
