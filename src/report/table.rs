@@ -128,7 +128,7 @@ fn write_pairs<W: Write>(
                 (a, cell(&names[at].1, pairs[at].b))
             })
             .collect();
-        for (pair, (new_a, b)) in pairs[start..end].iter().zip(cells) {
+        for (pair, (a_cell, b)) in pairs[start..end].iter().zip(cells) {
             let distance = format!("{:>8}", pair.distance);
             if verified {
                 let jaccard = match pair.jaccard {
@@ -145,8 +145,8 @@ fn write_pairs<W: Write>(
                     paint.quiet(similarity)
                 )?;
             }
-            if let Some(new_a) = new_a {
-                a = new_a;
+            if let Some(a_cell) = a_cell {
+                a = a_cell;
             }
             // Pad by characters, not bytes, so non-ASCII names stay aligned.
             let padding = a_width - a.chars().count();
