@@ -113,6 +113,19 @@ impl Fingerprinter {
         Ok((fingerprint, set.into_sorted()))
     }
 
+    /// Fingerprints a whole buffer and, in the same pass, gives the hashes
+    /// of its feature set ([`Fingerprinter::feature_set_reader`]) in no
+    /// order, repeats included: for short texts, where sorting them out
+    /// costs about what fingerprinting does, and a caller may not need to.
+    pub fn fingerprint_and_hashes_bytes(&self, bytes: &[u8]) -> (Fingerprint, Vec<u64>) {
+        // At most one feature a byte, and one more (a text's only token).
+        let mut set = SetSink::with_capacity(self.options.hash, bytes.len() + 1);
+        let fingerprint = self
+            .fingerprint_with(Buffer(bytes), &mut set)
+            .unwrap_or_else(|_| unreachable!("a buffer cannot fail to read"));
+        (fingerprint, set.into_hashes())
+    }
+
     /// Fingerprints a source with the sink its weighting needs.
     fn fingerprint_from(&self, source: impl Source) -> io::Result<Fingerprint> {
         self.fingerprint_with(source, &mut NoSink)

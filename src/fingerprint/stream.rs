@@ -219,6 +219,13 @@ impl SetSink {
         }
     }
 
+    /// An empty sink without a bound, with room for `capacity` hashes.
+    pub(crate) fn with_capacity(hash: FeatureHash, capacity: usize) -> SetSink {
+        let mut sink = SetSink::new(hash);
+        sink.set = Some(Vec::with_capacity(capacity));
+        sink
+    }
+
     /// The shortest vector compacted: checked in time for the bound.
     fn least_compaction(max: usize) -> usize {
         max.saturating_mul(2).clamp(16, SET_COMPACT_AT)
@@ -229,6 +236,12 @@ impl SetSink {
     pub(crate) fn into_sorted(mut self) -> Option<Vec<u64>> {
         self.compact();
         self.set
+    }
+
+    /// Every hash gathered, in no order, repeats included (a sink
+    /// without a bound never gives up).
+    pub(crate) fn into_hashes(self) -> Vec<u64> {
+        self.set.unwrap_or_default()
     }
 
     /// Sorts and deduplicates; gives up if more than `max` are left.

@@ -43,10 +43,55 @@ impl Sketch {
         };
         let mut words = [0u64; 2];
         for &element in set {
-            // Multiply-shift spreads the top 32 bits over the buckets evenly.
-            let bucket = ((element >> 32) * BUCKETS) >> 32;
-            words[(bucket >> 6) as usize] |= 1 << (bucket & 63);
+            mark_bucket(&mut words, element);
         }
+        words[1] |= u64::from(len) << LEN_SHIFT;
+        Sketch(words)
+    }
+
+    /// The sketch of the set of `hashes`, given in any order, repeats
+    /// included: [`Sketch::of`] the sorted, distinct set, without sorting
+    /// it (for a short text's character pairs, the sort cost about as much
+    /// as fingerprinting). Distinct hashes are counted in a small table;
+    /// past 255 of them the set is not sketched.
+    pub fn of_repeated(hashes: &[u64]) -> Sketch {
+        const SLOTS: usize = 512;
+        if hashes.len() >= SLOTS {
+            let mut set = hashes.to_vec();
+            set.sort_unstable();
+            set.dedup();
+            return Sketch::of(&set);
+        }
+        // Open addressing; 0 marks an empty slot, so a hash of 0 is counted
+        // apart. At most half full, so probes stay short.
+        let mut slots = [0u64; SLOTS];
+        let mask = (hashes.len() * 2).next_power_of_two().clamp(16, SLOTS) - 1;
+        let mut words = [0u64; 2];
+        let mut distinct = 0usize;
+        let mut zero = false;
+        for &hash in hashes {
+            if hash == 0 {
+                distinct += usize::from(!zero);
+                zero = true;
+            } else {
+                let mut at = (hash as usize) & mask;
+                loop {
+                    match slots[at] {
+                        0 => {
+                            slots[at] = hash;
+                            distinct += 1;
+                            break;
+                        }
+                        seen if seen == hash => break,
+                        _ => at = (at + 1) & mask,
+                    }
+                }
+            }
+            mark_bucket(&mut words, hash);
+        }
+        let Ok(len) = u8::try_from(distinct) else {
+            return Sketch::NONE;
+        };
         words[1] |= u64::from(len) << LEN_SHIFT;
         Sketch(words)
     }
@@ -80,6 +125,13 @@ impl Sketch {
         let union = self.len() + other.len() - common;
         union == 0 || f64::from(common) / f64::from(union) >= threshold
     }
+}
+
+/// Sets the bit of `element`'s bucket.
+fn mark_bucket(words: &mut [u64; 2], element: u64) {
+    // Multiply-shift spreads the top 32 bits over the buckets evenly.
+    let bucket = ((element >> 32) * BUCKETS) >> 32;
+    words[(bucket >> 6) as usize] |= 1 << (bucket & 63);
 }
 
 #[cfg(test)]
@@ -155,6 +207,34 @@ mod tests {
     }
 
     proptest! {
+        /// In any order, with repeats, the hashes give the sketch of their
+        /// sorted, distinct set: zero among them, small sets and large.
+        #[test]
+        fn repeated_hashes_in_any_order_give_the_sketch_of_their_set(
+            distinct in proptest::collection::vec(any::<u64>(), 0..300),
+            repeats in proptest::collection::vec((any::<prop::sample::Index>(), 1usize..4), 0..300),
+            zero in any::<bool>(),
+            seed in any::<u64>(),
+        ) {
+            let mut hashes = distinct.clone();
+            if zero {
+                hashes.extend([0, 0]);
+            }
+            for (at, times) in &repeats {
+                if !distinct.is_empty() {
+                    let hash = distinct[at.index(distinct.len())];
+                    hashes.extend(std::iter::repeat_n(hash, *times));
+                }
+            }
+            // A deterministic shuffle.
+            let mut state = seed;
+            for i in (1..hashes.len()).rev() {
+                state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                hashes.swap(i, (state >> 33) as usize % (i + 1));
+            }
+            prop_assert_eq!(Sketch::of_repeated(&hashes), Sketch::of(&sorted(hashes.clone())));
+        }
+
         /// The bound is never below the true intersection, and a pair
         /// `decide` calls near is never turned away.
         #[test]

@@ -198,6 +198,9 @@ impl RadiusPlan {
             mean_features: self.features as f64 / seen,
             bytes: (self.bytes as f64 / seen * count as f64) as u64,
             documents: count,
+            // dedup turns away by sketch too, but plans as it did: its
+            // radius is the scan's without them.
+            sketches: None,
         };
         let chosen = radius::choose(&workload, self.threshold);
         if chosen.predicted_seconds <= chosen.budget_seconds.max(FLOOR_SECONDS) {

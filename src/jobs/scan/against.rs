@@ -19,6 +19,7 @@ use crate::search::DocId;
 
 use super::documents::{DocumentName, Documents, Origin};
 use super::listing::Listing;
+use super::short::ShortMeasure;
 use super::{Mode, ScanOptions};
 
 /// Loads the stored fingerprints of `index` into `documents`, after
@@ -56,7 +57,11 @@ pub fn collect_stored(
     let tally = diag.tally.clone();
     let short_texts = options.short_texts && verifying;
     store.for_each_entry(records && verifying, |entry| {
-        let short_text = entry.short_text.filter(|_| short_texts);
+        // A stored corpus keeps no sketches: its pairs are all read.
+        let short_text = entry
+            .short_text
+            .filter(|_| short_texts)
+            .map(ShortMeasure::unsketched);
         let origin = match entry.text {
             Some(text) => Origin::Record(text, None),
             None if records => Origin::Record(Vec::new(), None),

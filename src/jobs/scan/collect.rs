@@ -17,7 +17,7 @@ use crate::progress::Progress;
 
 use super::cache::Cache;
 use super::documents::{DocumentName, Documents, Origin};
-use super::short::{Measures, Prefix};
+use super::short::{Measures, Prefix, ShortMeasure};
 
 /// Walks `paths` and fingerprints every file found. Fingerprinting starts
 /// with the first file: the walk streams to the workers.
@@ -55,7 +55,9 @@ pub fn collect_paths(
                     {
                         Outcome::Done((
                             fingerprint,
-                            short_text.filter(|_| measures.short.is_some()),
+                            short_text
+                                .filter(|_| measures.short.is_some())
+                                .map(ShortMeasure::unsketched),
                         ))
                     }
                     Some((cache, Err(stamp))) => {
@@ -102,7 +104,7 @@ fn fingerprint_file(
     file: &FileDocument,
     walk_options: &WalkOptions,
     cache: Option<(&Cache, Stamp)>,
-) -> Outcome<(Fingerprint, Option<Fingerprint>)> {
+) -> Outcome<(Fingerprint, Option<ShortMeasure>)> {
     let view = &measures.fingerprinter.options().view;
     crate::input::open_view(file, walk_options, view).and_then(|reader| {
         let mut prefix = Prefix::new(reader);
@@ -111,7 +113,7 @@ fn fingerprint_file(
                 let short_text = measures.short_text(prefix.whole());
                 if let Some((cache, stamp)) = cache {
                     let stored = match measures.short {
-                        Some(_) => short_text,
+                        Some(_) => short_text.map(|short| short.fingerprint),
                         None => prefix
                             .whole()
                             .and_then(|text| cache.short.fingerprint(text)),
@@ -132,7 +134,7 @@ fn fingerprint_piped(
     measures: &Measures,
     file: FileDocument,
     walk_options: &WalkOptions,
-) -> Outcome<(DocumentName, Origin, Fingerprint, Option<Fingerprint>)> {
+) -> Outcome<(DocumentName, Origin, Fingerprint, Option<ShortMeasure>)> {
     let error = |source| crate::Error::io_named(&file.display, source);
     let copy = match tempfile::tempfile() {
         Ok(copy) => copy,

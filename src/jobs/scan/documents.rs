@@ -24,6 +24,9 @@ use crate::input::{Positioned, RecordSource};
 use crate::report::Names;
 use crate::report::texts::TextSpool;
 use crate::search::DocId;
+use crate::verify::sketch::Sketch;
+
+use super::short::ShortMeasure;
 
 /// A document's name as its input gives it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -115,6 +118,10 @@ pub enum Grouping {
         index: HashMap<u64, ClassId>,
         /// Which documents are short texts, one bit each.
         short_texts: Vec<u64>,
+        /// The sketch of each class's character pairs, when its first
+        /// document is a short text (the one verification reads); up to
+        /// the last class with one.
+        sketches: Vec<Sketch>,
     },
 }
 
@@ -161,6 +168,7 @@ impl Documents {
                 classes: Vec::new(),
                 index: HashMap::new(),
                 short_texts: Vec::new(),
+                sketches: Vec::new(),
             }
         } else {
             Grouping::Raw {
@@ -229,7 +237,7 @@ impl Documents {
     /// Accounts for one input's outcome, in input order.
     pub fn record(
         &mut self,
-        outcome: Outcome<(DocumentName, Origin, Fingerprint, Option<Fingerprint>)>,
+        outcome: Outcome<(DocumentName, Origin, Fingerprint, Option<ShortMeasure>)>,
         diag: &mut Diagnostics,
     ) {
         match outcome {
@@ -266,7 +274,7 @@ impl Documents {
         name: DocumentName,
         origin: Origin,
         fingerprint: Fingerprint,
-        short_text: Option<Fingerprint>,
+        short_text: Option<ShortMeasure>,
         diag: &mut Diagnostics,
     ) {
         diag.tally.seen += 1;
@@ -342,6 +350,7 @@ impl Documents {
                 classes,
                 index,
                 short_texts,
+                sketches,
             } => {
                 let next = classes.len() as ClassId;
                 let class = match key {
@@ -349,9 +358,10 @@ impl Documents {
                     None => next,
                 };
                 class_of.push(class);
-                let short_text = short_text.filter(|_| !exact_only).map(|text| ShortText {
-                    simhash: text.simhash,
-                    features: u32::try_from(text.features).unwrap_or(u32::MAX),
+                let short_measure = short_text.filter(|_| !exact_only);
+                let short_text = short_measure.map(|short| ShortText {
+                    simhash: short.fingerprint.simhash,
+                    features: u32::try_from(short.fingerprint.features).unwrap_or(u32::MAX),
                 });
                 if id as usize / 64 >= short_texts.len() {
                     short_texts.push(0);
@@ -365,6 +375,14 @@ impl Documents {
                     let known = &mut classes[class as usize].short_text;
                     *known = known.or(short_text);
                     return;
+                }
+                // Only the class's first document is read to verify it, so
+                // only its sketch speaks for the class.
+                if let Some(short) = short_measure
+                    && short.sketch != Sketch::NONE
+                {
+                    sketches.resize(next as usize, Sketch::NONE);
+                    sketches.push(short.sketch);
                 }
                 classes.push(Class {
                     simhash: fingerprint.simhash,
@@ -449,6 +467,19 @@ impl Documents {
         match &self.grouping {
             Grouping::Classes { classes, .. } => classes,
             Grouping::Raw { .. } => &[],
+        }
+    }
+
+    /// The sketch of class `class`'s character pairs: [`Sketch::NONE`]
+    /// (it may reach any threshold) unless its first document is a short
+    /// text sketched in this run.
+    pub fn short_sketch(&self, class: ClassId) -> Sketch {
+        match &self.grouping {
+            Grouping::Classes { sketches, .. } => sketches
+                .get(class as usize)
+                .copied()
+                .unwrap_or(Sketch::NONE),
+            Grouping::Raw { .. } => Sketch::NONE,
         }
     }
 
@@ -595,5 +626,50 @@ impl Spool {
         let mut text = Vec::with_capacity(length as usize);
         reader.take(length).read_to_end(&mut text)?;
         Ok(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::short::{Measures, ShortTexts};
+    use super::*;
+    use crate::fingerprint::{FeatureOptions, Fingerprinter};
+
+    #[test]
+    fn a_class_has_the_sketch_of_its_first_document_only() {
+        let features = FeatureOptions::default();
+        let measures = Measures {
+            fingerprinter: Fingerprinter::new(features.clone()),
+            short: Some(ShortTexts::new(&features)),
+        };
+        let mut documents = Documents::new(1, true);
+        let mut diag = Diagnostics::new(false);
+        let texts = [
+            "one two three four",
+            // Two lines, not a short text; then the same words on one line.
+            "five six seven\neight nine",
+            "five six seven eight nine",
+        ];
+        for (line, text) in (1..).zip(texts) {
+            let bytes = text.as_bytes();
+            documents.fingerprinted(
+                DocumentName::Line(line),
+                Origin::Record(bytes.to_vec(), None),
+                measures.fingerprinter.fingerprint_bytes(bytes),
+                measures.short_text(Some(bytes)),
+                &mut diag,
+            );
+        }
+        assert_eq!(documents.classes().len(), 2);
+        let short = measures.short.as_ref().unwrap();
+        assert_eq!(
+            documents.short_sketch(0),
+            Sketch::of(&short.feature_set(texts[0].as_bytes()))
+        );
+        // Verification reads the class's first document, which the short
+        // copy's sketch does not describe: the class has none.
+        assert!(documents.classes()[1].short_text.is_some());
+        assert_eq!(documents.short_sketch(1), Sketch::NONE);
+        assert_eq!(documents.short_sketch(7), Sketch::NONE);
     }
 }

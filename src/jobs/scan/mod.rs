@@ -28,6 +28,8 @@ mod sources;
 use std::path::PathBuf;
 use std::time::Instant;
 
+use rayon::prelude::*;
+
 use crate::Error;
 use crate::diag::Diagnostics;
 use crate::fingerprint::{FeatureOptions, Fingerprinter};
@@ -510,6 +512,14 @@ fn space(
             Space::ShortTexts => short_a * short_b,
         }
     };
+    // Short texts' candidates are turned away by their sketches (below):
+    // the cost model prices only those it expects to be verified.
+    let sketches: Option<Vec<_>> = (space == Space::ShortTexts).then(|| {
+        entries
+            .iter()
+            .map(|&(class, _)| documents.short_sketch(class))
+            .collect()
+    });
     let workload = radius::Workload {
         fingerprints: &fingerprints,
         count: fingerprints.len(),
@@ -521,6 +531,7 @@ fn space(
         mean_features: features / entries.len().max(1) as f64,
         bytes: diag.tally.bytes,
         documents: (documents.len() as u64).saturating_sub(u64::from(documents.fresh_from)),
+        sketches: sketches.as_deref(),
     };
     // The join reads every short text again. A scan has just read them
     // (a scan cache's reused ones aside: they are read, so that a cached
@@ -674,11 +685,21 @@ fn space(
         .iter()
         .filter(|pair| weight(pair) > 0 && (is_new(pair.a) || is_new(pair.b)))
         .collect();
-    // Pairs a scan cache has decided before are not read again.
+    // Pairs of short texts whose sketches show they cannot reach the
+    // threshold are decided without reading them (the bound is exact:
+    // src/verify/sketch.rs), and pairs a scan cache has decided before are
+    // not read again.
     let digest = |class: ClassId| classes[class as usize].digest;
+    let sketch = |class: ClassId| documents.short_sketch(class);
+    let turned_away = |pair: &search::Pair| {
+        space == Space::ShortTexts && !sketch(pair.a).may_reach(&sketch(pair.b), threshold)
+    };
     let remembered: Vec<Option<Verdict>> = counted
-        .iter()
+        .par_iter()
         .map(|pair| {
+            if turned_away(pair) {
+                return Some(Verdict::Below);
+            }
             cache.and_then(|cache| cache.verdict(digest(pair.a), digest(pair.b), threshold))
         })
         .collect();
@@ -688,6 +709,13 @@ fn space(
         .filter(|(_, known)| known.is_none())
         .map(|(p, _)| (p.a, p.b))
         .collect();
+    if space == Space::ShortTexts && diag.verbose {
+        diag.note(format_args!(
+            "{} of {} candidate pairs of short texts turned away by their sketches",
+            counted.iter().filter(|pair| turned_away(pair)).count(),
+            counted.len()
+        ));
+    }
     let checking = Progress::spinner(
         options.progress,
         &format!("verifying {} candidate pairs", class_pairs.len()),

@@ -20,12 +20,17 @@
 //! sets of every candidate pair. Candidates are estimated from the
 //! distances of a deterministic sample of fingerprint pairs, so skewed
 //! corpora (shared boilerplate pulls unrelated fingerprints together) pay
-//! for their skew before the search starts.
+//! for their skew before the search starts. Short texts' candidates
+//! whose sketches show they cannot reach the threshold are turned away
+//! before they are read, so for them only the sampled pairs that their
+//! sketches let through are priced as verified.
 //!
 //! Every cost is in core-seconds of the reference machine (docs/SEARCH.md),
 //! predicted from the input alone, never measured during the run: the same
 //! input gets the same radius on any machine and with any thread count,
 //! so the output stays byte-identical.
+
+use crate::verify::sketch::Sketch;
 
 /// Pairs of fingerprints sampled to estimate how many pairs lie within
 /// each distance (all pairs below this many).
@@ -85,6 +90,16 @@ const SECONDS_PER_MERGE_STEP: f64 = 1e-9;
 /// 1.4 us of wall time on 2 threads.
 const SECONDS_PER_CANDIDATE: f64 = 1.5e-6;
 
+/// Seconds a candidate pair of short texts costs when its sketches turn
+/// it away (src/verify/sketch.rs): emitted and sorted by the search, and
+/// its two sketches compared, but neither text read again nor merged. On
+/// 10^5 generated log lines (`KIND=logs benches/dedup.sh`), widening k
+/// from 5 to 7 added 4.85 million pairs turned away and 0.45 million
+/// verified for 1.8 CPU seconds, of which the search took about 0.25 and
+/// the verified pairs 0.3: about 0.26 us a pair turned away. (Turning
+/// them away took the scan at k = 7 from 4.8 to 2.5 CPU seconds.)
+const SECONDS_PER_TURNED_AWAY: f64 = 0.3e-6;
+
 /// What the cost model chose.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Radius {
@@ -118,6 +133,11 @@ pub struct Workload<'a> {
     pub bytes: u64,
     /// Documents fingerprinted (in this run: not the stored ones).
     pub documents: u64,
+    /// The sketches of `fingerprints`' sets, in the same order, when
+    /// candidates are turned away by them (short texts): then only the
+    /// sampled pairs whose sketches may reach the threshold are priced as
+    /// verified.
+    pub sketches: Option<&'a [Sketch]>,
 }
 
 impl Workload<'_> {
@@ -195,11 +215,11 @@ pub fn choose_within(
     budget_seconds: f64,
     floor: bool,
 ) -> Radius {
-    let within = distance_shares(workload.fingerprints);
+    let shares = distance_shares(workload, threshold);
     let ceiling = widest(threshold);
     let mut chosen = 0;
     for k in 1..=ceiling {
-        if cost(workload, &within, k) > budget_seconds {
+        if cost(workload, &shares, k) > budget_seconds {
             break;
         }
         chosen = k;
@@ -213,24 +233,24 @@ pub fn choose_within(
     Radius {
         max_distance: chosen,
         expected_recall: expected_recall(threshold, chosen),
-        predicted_seconds: cost(workload, &within, chosen),
+        predicted_seconds: cost(workload, &shares, chosen),
         budget_seconds,
     }
 }
 
 /// The radius given by the user, with its expected recall and cost.
 pub fn given(workload: &Workload<'_>, threshold: f64, max_distance: u32) -> Radius {
-    let within = distance_shares(workload.fingerprints);
+    let shares = distance_shares(workload, threshold);
     Radius {
         max_distance,
         expected_recall: expected_recall(threshold, max_distance),
-        predicted_seconds: cost(workload, &within, max_distance),
+        predicted_seconds: cost(workload, &shares, max_distance),
         budget_seconds: workload.budget_seconds(),
     }
 }
 
 /// Predicted core-seconds of search and verification at radius `k`.
-fn cost(workload: &Workload<'_>, within: &[f64; 65], k: u32) -> f64 {
+fn cost(workload: &Workload<'_>, shares: &Shares, k: u32) -> f64 {
     let n = workload.count;
     let fresh = workload.fresh.min(n);
     let against = fresh < n;
@@ -239,18 +259,22 @@ fn cost(workload: &Workload<'_>, within: &[f64; 65], k: u32) -> f64 {
     } else {
         n as f64 * (n as f64 - 1.0) / 2.0
     };
-    let candidates = pairs * within[k as usize];
-    // A fingerprint is read again if it has at least one candidate; against
-    // a stored corpus, a candidate joins a new one and a stored one.
+    let candidates = pairs * shares.within[k as usize];
+    // Only the candidates their sketches do not turn away are verified.
+    let verified = pairs * shares.verified[k as usize];
+    // A fingerprint is read again if it has at least one verified
+    // candidate; against a stored corpus, a candidate joins a new one and
+    // a stored one.
     let reread = if against {
-        touched(fresh, candidates) + touched(n - fresh, candidates)
+        touched(fresh, verified) + touched(n - fresh, verified)
     } else {
-        touched(n, candidates * 2.0)
+        touched(n, verified * 2.0)
     };
     let seconds_per_document =
         workload.fingerprint_seconds() / workload.documents.max(1) as f64 * REREAD_FACTOR;
     let verify = reread * seconds_per_document
-        + candidates * (workload.mean_features * SECONDS_PER_MERGE_STEP + SECONDS_PER_CANDIDATE);
+        + verified * (workload.mean_features * SECONDS_PER_MERGE_STEP + SECONDS_PER_CANDIDATE)
+        + (candidates - verified) * SECONDS_PER_TURNED_AWAY;
     let search = if against {
         crate::search::predicted_seconds_against(n, fresh, k, 1)
     } else {
@@ -268,16 +292,37 @@ fn touched(n: usize, ends: f64) -> f64 {
     n as f64 * (1.0 - (-ends / n as f64).exp())
 }
 
-/// For each distance d, the share of fingerprint pairs within d: exact for
+/// For each distance d, the share of fingerprint pairs within d, and the
+/// share of pairs within d expected to be verified (not turned away by
+/// their sketches).
+#[derive(Clone, Debug, PartialEq)]
+struct Shares {
+    within: [f64; 65],
+    verified: [f64; 65],
+}
+
+/// The [`Shares`] of a workload's fingerprints at `threshold`: exact for
 /// small inputs, from a deterministic sample of pairs otherwise.
-fn distance_shares(fingerprints: &[u64]) -> [f64; 65] {
+fn distance_shares(workload: &Workload<'_>, threshold: f64) -> Shares {
+    let fingerprints = workload.fingerprints;
     let n = fingerprints.len() as u64;
     let mut histogram = [0u64; 65];
+    let mut verified = [0u64; 65];
+    let mut count = |i: usize, j: usize| {
+        let distance = (fingerprints[i] ^ fingerprints[j]).count_ones() as usize;
+        histogram[distance] += 1;
+        let turned_away = workload
+            .sketches
+            .is_some_and(|sketches| !sketches[i].may_reach(&sketches[j], threshold));
+        if !turned_away {
+            verified[distance] += 1;
+        }
+    };
     let all_pairs = n * n.saturating_sub(1) / 2;
     if all_pairs <= SAMPLE_PAIRS {
-        for (i, &x) in fingerprints.iter().enumerate() {
-            for &y in &fingerprints[i + 1..] {
-                histogram[(x ^ y).count_ones() as usize] += 1;
+        for i in 0..fingerprints.len() {
+            for j in i + 1..fingerprints.len() {
+                count(i, j);
             }
         }
     } else {
@@ -295,17 +340,26 @@ fn distance_shares(fingerprints: &[u64]) -> [f64; 65] {
             let i = (next() % n) as usize;
             let j = (next() % n) as usize;
             if i != j {
-                histogram[(fingerprints[i] ^ fingerprints[j]).count_ones() as usize] += 1;
+                count(i, j);
                 drawn += 1;
             }
         }
     }
     let total = histogram.iter().sum::<u64>().max(1) as f64;
-    let mut shares = [0.0; 65];
-    let mut running = 0u64;
-    for (d, count) in histogram.iter().enumerate() {
-        running += count;
-        shares[d] = running as f64 / total;
+    let mut shares = Shares {
+        within: [0.0; 65],
+        verified: [0.0; 65],
+    };
+    let (mut within, mut let_through) = (0u64, 0u64);
+    for d in 0..=64 {
+        within += histogram[d];
+        let_through += verified[d];
+        shares.within[d] = within as f64 / total;
+        // The share let through, as if one more sampled pair had been:
+        // a few sampled pairs (a large input's, at a small distance) say
+        // little, and with none every candidate is priced as verified.
+        let through = (let_through + 1) as f64 / (within + 1) as f64;
+        shares.verified[d] = shares.within[d] * through.min(1.0);
     }
     shares
 }
@@ -355,6 +409,7 @@ mod tests {
             mean_features: 300.0,
             bytes: 10_000 * 2_000,
             documents: 10_000,
+            sketches: None,
         };
         let radius = choose(&workload, 0.8);
         assert!(radius.expected_recall >= SMALL_CORPUS_RECALL, "{radius:?}");
@@ -364,13 +419,100 @@ mod tests {
         );
     }
 
+    /// `n` fingerprints crowded in their low 24 bits, with the sketches of
+    /// sets in one of 15 groups: sets of different groups share no bucket,
+    /// so only pairs within a group may reach any threshold.
+    fn crowded_with_sketches(n: u64) -> (Vec<u64>, Vec<Sketch>) {
+        let fingerprints = (0..n)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40)
+            .collect();
+        let element = |bucket: u64| ((bucket << 32).div_ceil(120) << 32) | 1;
+        let sketches = (0..n)
+            .map(|i| {
+                let group = i % 15;
+                let set: Vec<u64> = (group * 8..group * 8 + 8).map(element).collect();
+                Sketch::of(&set)
+            })
+            .collect();
+        (fingerprints, sketches)
+    }
+
+    #[test]
+    fn candidates_turned_away_by_their_sketches_buy_a_wider_radius() {
+        let (fingerprints, sketches) = crowded_with_sketches(100_000);
+        let workload = |sketches| Workload {
+            fingerprints: &fingerprints,
+            count: fingerprints.len(),
+            fresh: fingerprints.len(),
+            mean_features: 60.0,
+            bytes: 6_000_000,
+            documents: 100_000,
+            sketches,
+        };
+        let (plain, sketched) = (workload(None), workload(Some(&sketches[..])));
+        let without = choose(&plain, 0.8);
+        let with = choose(&sketched, 0.8);
+        assert!(
+            with.max_distance > without.max_distance,
+            "{with:?} {without:?}"
+        );
+        assert!(with.predicted_seconds <= with.budget_seconds, "{with:?}");
+        // At one radius: cheaper, as about 14 in 15 pairs are turned away.
+        let k = without.max_distance + 1;
+        let (plain_cost, sketched_cost) = (
+            given(&plain, 0.8, k).predicted_seconds,
+            given(&sketched, 0.8, k).predicted_seconds,
+        );
+        assert!(
+            sketched_cost < plain_cost / 2.0,
+            "{sketched_cost} {plain_cost}"
+        );
+        let shares = distance_shares(&sketched, 0.8);
+        let through = shares.verified[16] / shares.within[16];
+        assert!((through - 1.0 / 15.0).abs() < 0.02, "{through}");
+    }
+
+    #[test]
+    fn few_sampled_pairs_lean_to_pricing_candidates_as_verified() {
+        // Two fingerprints 3 bits apart, whose sketches turn them away: the
+        // one sampled pair lets nothing through, yet it says too little to
+        // price the pairs within 3 as turned away.
+        let set = |bucket: u64| Sketch::of(&[((bucket << 32).div_ceil(120) << 32) | 1]);
+        let sketches = [set(0), set(1)];
+        let workload = Workload {
+            fingerprints: &[0, 0b111],
+            count: 2,
+            fresh: 2,
+            mean_features: 10.0,
+            bytes: 100,
+            documents: 2,
+            sketches: Some(&sketches),
+        };
+        let shares = distance_shares(&workload, 0.8);
+        assert_eq!(shares.within[2], 0.0);
+        assert_eq!(shares.within[3], 1.0);
+        // One pair, none let through: (0 + 1) / (1 + 1).
+        assert_eq!(shares.verified[3], 0.5);
+    }
+
     #[test]
     fn shares_are_cumulative_and_exact_for_small_inputs() {
-        let shares = distance_shares(&[0, 1, 3]);
+        let workload = Workload {
+            fingerprints: &[0, 1, 3],
+            count: 3,
+            fresh: 3,
+            mean_features: 10.0,
+            bytes: 100,
+            documents: 3,
+            sketches: None,
+        };
+        let shares = distance_shares(&workload, 0.8);
         // Distances 1, 2, 1.
-        assert!((shares[0] - 0.0).abs() < 1e-12);
-        assert!((shares[1] - 2.0 / 3.0).abs() < 1e-12);
-        assert!((shares[2] - 1.0).abs() < 1e-12);
-        assert_eq!(shares[64], 1.0);
+        assert!((shares.within[0] - 0.0).abs() < 1e-12);
+        assert!((shares.within[1] - 2.0 / 3.0).abs() < 1e-12);
+        assert!((shares.within[2] - 1.0).abs() < 1e-12);
+        assert_eq!(shares.within[64], 1.0);
+        // Without sketches, every pair within d is verified.
+        assert_eq!(shares.verified, shares.within);
     }
 }

@@ -14,6 +14,7 @@
 use std::io::{self, Read};
 
 use crate::fingerprint::{FeatureOptions, Fingerprint, Fingerprinter, Shingle};
+use crate::verify::sketch::Sketch;
 
 /// The longest short text, in characters (surrounding whitespace aside).
 pub const MAX_CHARS: usize = 256;
@@ -79,12 +80,20 @@ impl ShortTexts {
         if !Self::is_short(text) {
             return None;
         }
-        // Without a bound the set is always measured; a slice reads whole.
-        let (fingerprint, set) = self
-            .fingerprinter
-            .fingerprint_and_set_reader(text, usize::MAX)
-            .ok()?;
-        (fingerprint.features > 0).then_some((fingerprint, set?))
+        let (fingerprint, mut set) = self.fingerprinter.fingerprint_and_hashes_bytes(text);
+        set.sort_unstable();
+        set.dedup();
+        (fingerprint.features > 0).then_some((fingerprint, set))
+    }
+
+    /// [`ShortTexts::fingerprint`] and the sketch of the set of a short
+    /// text with features, in one pass, without sorting the set.
+    pub fn fingerprint_and_sketch(&self, text: &[u8]) -> Option<(Fingerprint, Sketch)> {
+        if !Self::is_short(text) {
+            return None;
+        }
+        let (fingerprint, hashes) = self.fingerprinter.fingerprint_and_hashes_bytes(text);
+        (fingerprint.features > 0).then(|| (fingerprint, Sketch::of_repeated(&hashes)))
     }
 
     /// The sorted, distinct character-pair features of `text`.
@@ -108,14 +117,39 @@ pub struct Measures {
     pub short: Option<ShortTexts>,
 }
 
+/// A short text's character-pair fingerprint, and the sketch of its set
+/// (src/verify/sketch.rs): measured in one pass, so that candidate pairs
+/// that cannot reach the threshold are turned away without reading the
+/// text again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShortMeasure {
+    /// Its character-pair fingerprint.
+    pub fingerprint: Fingerprint,
+    /// The sketch of its character pairs ([`Sketch::NONE`] when unknown,
+    /// as for fingerprints read back from a cache).
+    pub sketch: Sketch,
+}
+
+impl ShortMeasure {
+    /// A fingerprint whose set was not sketched.
+    pub fn unsketched(fingerprint: Fingerprint) -> ShortMeasure {
+        ShortMeasure {
+            fingerprint,
+            sketch: Sketch::NONE,
+        }
+    }
+}
+
 impl Measures {
-    /// The character-pair fingerprint of a whole text (`None`: not kept
-    /// whole) when the rule is on and it is a short text.
-    pub fn short_text(&self, whole: Option<&[u8]>) -> Option<Fingerprint> {
-        self.short
-            .as_ref()
-            .zip(whole)
-            .and_then(|(short, text)| short.fingerprint(text))
+    /// The character-pair fingerprint and sketch of a whole text (`None`:
+    /// not kept whole) when the rule is on and it is a short text.
+    pub fn short_text(&self, whole: Option<&[u8]>) -> Option<ShortMeasure> {
+        let (short, text) = self.short.as_ref().zip(whole)?;
+        let (fingerprint, sketch) = short.fingerprint_and_sketch(text)?;
+        Some(ShortMeasure {
+            fingerprint,
+            sketch,
+        })
     }
 }
 
@@ -184,11 +218,18 @@ mod tests {
             );
             assert_eq!(set, short.feature_set(text.as_bytes()), "{text}");
             assert!(!set.is_empty());
+            assert_eq!(
+                short.fingerprint_and_sketch(text.as_bytes()),
+                Some((fingerprint, Sketch::of(&set))),
+                "{text}"
+            );
         }
         // Not short, or no features: nothing.
         let long = "word ".repeat(60);
         assert_eq!(short.fingerprint_and_set(long.as_bytes()), None);
         assert_eq!(short.fingerprint_and_set(b"  ,, -- "), None);
+        assert_eq!(short.fingerprint_and_sketch(long.as_bytes()), None);
+        assert_eq!(short.fingerprint_and_sketch(b"  ,, -- "), None);
     }
 
     #[test]

@@ -22,14 +22,16 @@ fn corpus() -> impl Strategy<Value = Vec<String>> {
 }
 
 fn scan_dir(dir: &std::path::Path, threshold: f64, max_distance: Option<u32>) -> Report {
-    scan_dir_with(dir, threshold, max_distance, false)
+    scan_dir_with(dir, threshold, max_distance, None)
 }
 
+/// A scan of `dir`; with `short_texts`, short texts are compared by
+/// character pairs and found that way.
 fn scan_dir_with(
     dir: &std::path::Path,
     threshold: f64,
     max_distance: Option<u32>,
-    short_texts: bool,
+    short_texts: Option<ShortTextSearch>,
 ) -> Report {
     let options = ScanOptions {
         features: FeatureOptions::default(),
@@ -41,8 +43,8 @@ fn scan_dir_with(
         max_pairs: u64::MAX,
         max_candidates: MAX_CANDIDATES,
         min_features: 1,
-        short_texts,
-        short_text_search: ShortTextSearch::Auto,
+        short_texts: short_texts.is_some(),
+        short_text_search: short_texts.unwrap_or(ShortTextSearch::Auto),
         progress: false,
         cache: None,
         record_texts: None,
@@ -171,17 +173,21 @@ proptest! {
     /// With the short-text rule, a pair of two one-line texts of at most
     /// 256 characters is judged by character pairs, any other pair by
     /// word 3-shingles, and the scan finds exactly those pairs: every pair
-    /// of two short texts at the threshold whatever the radius (they are
-    /// joined exactly), the others within it.
+    /// of two short texts at the threshold whatever the radius when they
+    /// are joined exactly, or within the radius of their character-pair
+    /// fingerprints when searched by them (where their sketches turn most
+    /// candidates away: none that reaches the threshold), the others
+    /// within the radius of their words.
     #[test]
     fn short_texts_are_judged_by_character_pairs(
-        specs in proptest::collection::vec((any::<u64>(), 3usize..30, 0usize..3, any::<bool>()), 2..8),
+        specs in proptest::collection::vec((any::<u64>(), 3usize..30, 0usize..4, any::<bool>()), 2..8),
         threshold in prop_oneof![Just(0.8), Just(0.6)],
-        k in prop_oneof![Just(32u32), Just(0), Just(4)],
+        k in prop_oneof![Just(32u32), Just(0), Just(4), Just(12)],
+        search in prop_oneof![Just(ShortTextSearch::Auto), Just(ShortTextSearch::Fingerprint)],
     ) {
         let dir = tempfile::tempdir().unwrap();
         let (names, texts) = mixed_corpus(dir.path(), &specs);
-        let report = scan_dir_with(dir.path(), threshold, Some(k), true);
+        let report = scan_dir_with(dir.path(), threshold, Some(k), Some(search));
         let words = Fingerprinter::new(FeatureOptions::default());
         let short = super::short::ShortTexts::new(&FeatureOptions::default());
         let is_short = |text: &str| super::short::ShortTexts::is_short(text.as_bytes());
@@ -190,7 +196,15 @@ proptest! {
             for j in i + 1..texts.len() {
                 let (a, b) = (texts[i].as_bytes(), texts[j].as_bytes());
                 let (value, searched) = if is_short(&texts[i]) && is_short(&texts[j]) {
-                    (jaccard(&short.feature_set(a), &short.feature_set(b)), true)
+                    let within = match search {
+                        ShortTextSearch::Fingerprint => {
+                            let fingerprint =
+                                |text| short.fingerprint(text).map_or(0, |print| print.simhash);
+                            (fingerprint(a) ^ fingerprint(b)).count_ones() <= k
+                        }
+                        _ => true,
+                    };
+                    (jaccard(&short.feature_set(a), &short.feature_set(b)), within)
                 } else {
                     let distance = (words.fingerprint_bytes(a).simhash
                         ^ words.fingerprint_bytes(b).simhash)
