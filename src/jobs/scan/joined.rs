@@ -64,8 +64,8 @@ const SAMPLE_EVERY: usize = 256;
 
 /// Why the join was not used.
 pub(super) enum Declined {
-    /// Its predicted cost passed the budget.
-    Cost { predicted: f64, budget: f64 },
+    /// Its predicted cost passed the budget (core-seconds).
+    Cost { budget: f64 },
     /// It found more pairs than may be held.
     Pairs,
 }
@@ -111,12 +111,15 @@ pub(super) fn join_short_texts(
     }
     let sets = ranker.finish();
     let join = SelfJoin::new(&sets, threshold);
-    let predicted = join.estimate_candidates(SAMPLE_EVERY) as f64 * SECONDS_PER_CANDIDATE;
     let budget = budget_seconds.max(MIN_JOIN_SECONDS);
-    let found = if predicted > budget {
-        Err(Declined::Cost { predicted, budget })
-    } else {
-        join.run(max_pairs).ok_or(Declined::Pairs)
+    let affordable = (budget / SECONDS_PER_CANDIDATE) as u64;
+    let estimate = join.estimate_candidates_within(SAMPLE_EVERY, affordable);
+    let predicted = estimate.map_or(f64::INFINITY, |candidates| {
+        candidates as f64 * SECONDS_PER_CANDIDATE
+    });
+    let found = match estimate {
+        None => Err(Declined::Cost { budget }),
+        Some(_) => join.run(max_pairs).ok_or(Declined::Pairs),
     };
     joining.finish();
     let found = found?;

@@ -569,9 +569,9 @@ fn space(
         );
         match found {
             Ok(found) => return Ok(found),
-            Err(joined::Declined::Cost { predicted, budget }) => diag.note(format_args!(
-                "joining the short texts would cost about {predicted:.1} core-seconds, \
-                 more than {budget:.1}: searching them by fingerprint instead"
+            Err(joined::Declined::Cost { budget }) => diag.note(format_args!(
+                "joining the short texts would cost more than {budget:.1} core-seconds: \
+                 searching them by fingerprint instead"
             )),
             Err(joined::Declined::Pairs) => diag.note(format_args!(
                 "more than --max-candidates {} pairs of short texts: \

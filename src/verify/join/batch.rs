@@ -224,22 +224,31 @@ impl<'a> SelfJoin<'a> {
     }
 
     /// The candidates to merge in the whole join, estimated by probing
-    /// every `every`-th set (deterministic, about 1 / `every` of the work).
-    pub fn estimate_candidates(&self, every: usize) -> u64 {
-        let every = every.max(1);
-        let places: Vec<usize> = (0..self.order.len()).step_by(every).collect();
-        let candidates: u64 = places
-            .par_chunks(256)
-            .map(|places| {
-                let mut scratch = self.scratch();
-                let mut pairs = Vec::new();
-                places
-                    .iter()
-                    .map(|&at| self.probe(at, &mut scratch, &mut pairs))
-                    .sum::<u64>()
-            })
-            .sum();
-        candidates * every as u64
+    /// every `every`-th set (deterministic, about 1 / `every` of the work);
+    /// `None` as soon as the estimate passes `limit`. The count only
+    /// grows, so a part of it passes `limit` exactly when the whole does:
+    /// the answer is the same whatever the thread count, and a join far
+    /// too dear (crowded texts, whose probes read long posting lists) is
+    /// declined for a share of the estimate's work.
+    pub fn estimate_candidates_within(&self, every: usize, limit: u64) -> Option<u64> {
+        let every = every.max(1) as u64;
+        let places: Vec<usize> = (0..self.order.len()).step_by(every as usize).collect();
+        let counted = AtomicU64::new(0);
+        let past = |counted: u64| counted.saturating_mul(every) > limit;
+        places.par_chunks(256).for_each(|places| {
+            let mut scratch = self.scratch();
+            let mut pairs = Vec::new();
+            for &at in places {
+                if past(counted.load(Ordering::Relaxed)) {
+                    return;
+                }
+                pairs.clear();
+                let probed = self.probe(at, &mut scratch, &mut pairs);
+                counted.fetch_add(probed, Ordering::Relaxed);
+            }
+        });
+        let counted = counted.into_inner();
+        (!past(counted)).then(|| counted * every)
     }
 
     /// Every pair with Jaccard >= the threshold; `None` once more than

@@ -146,8 +146,12 @@ fn too_many_pairs_give_up() {
     assert_eq!(all.candidates, 50 * 49 / 2);
     // Every set is a candidate of every one before it: the estimate from
     // every fifth is near the whole.
-    let estimate = join.estimate_candidates(5);
+    let estimate = join.estimate_candidates_within(5, u64::MAX).unwrap();
     assert!((900..=1500).contains(&estimate), "{estimate}");
+    // Given up past a limit, exactly when the whole estimate passes it.
+    assert_eq!(join.estimate_candidates_within(5, estimate), Some(estimate));
+    assert_eq!(join.estimate_candidates_within(5, estimate - 1), None);
+    assert_eq!(join.estimate_candidates_within(5, 0), None);
     assert!(
         all.pairs
             .iter()
