@@ -35,6 +35,8 @@ pub use sdr::{MAX_SDR_SIZE, SdrShape};
 pub use simhash::Accumulator;
 pub use weights::{MAX_WEIGHT, TokenSet, Vocabulary};
 
+pub(crate) use stream::Identity;
+
 use sdr::{SdrSums, select_top};
 use shingle::FeatureSink;
 use stream::{Both, DistinctSink, FeatureBytesSink, NoSink, Pipeline, SetSink, TfSink};

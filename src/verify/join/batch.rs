@@ -9,6 +9,7 @@ use rayon::prelude::*;
 
 use super::super::{Verdict, decide};
 use super::{Bitmap, DEAD, Overlap, bitmap_bound, index_prefix, least_size, probe_prefix};
+use crate::fingerprint::Identity;
 
 /// Sets of token ranks, each sorted ascending (rarest first).
 #[derive(Clone, Debug, Default)]
@@ -41,7 +42,8 @@ impl RankedSets {
 /// depends on the sets alone.
 #[derive(Debug, Default)]
 pub struct Ranker {
-    ids: HashMap<u64, u32>,
+    /// Each hash's token id; the hashes are uniform already.
+    ids: HashMap<u64, u32, Identity>,
     hashes: Vec<u64>,
     counts: Vec<u32>,
     tokens: Vec<u32>,
