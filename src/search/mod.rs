@@ -279,10 +279,26 @@ const SECONDS_PER_COMPARISON: f64 = 0.35e-9;
 /// from the cost model of docs/SEARCH.md (a unit of it, one comparison, is
 /// about 0.35 ns on one core with POPCNT).
 pub fn predicted_seconds(n: usize, max_distance: u32, threads: usize) -> f64 {
+    predicted_seconds_where(n, max_distance, threads, &plan::uniform_agreement)
+}
+
+/// [`predicted_seconds`] for fingerprints of which a share `agree(b)` of
+/// pairs agree on a key of b bits. Fingerprints that crowd (one log
+/// format, text from few words) agree far more often than uniformly random
+/// ones (2^-b), and their buckets cost that much more; the plan is the one
+/// the search picks, for uniformly random fingerprints.
+pub fn predicted_seconds_where(
+    n: usize,
+    max_distance: u32,
+    threads: usize,
+    agree: &dyn Fn(u32) -> f64,
+) -> f64 {
     let comparisons = match plan::choose(n, max_distance) {
         plan::Plan::Nothing => 0.0,
         plan::Plan::Brute => n as f64 * (n as f64 - 1.0) / 2.0,
-        plan::Plan::Blocks(m) => plan::blocks_cost(n, max_distance, m).unwrap_or(f64::MAX),
+        plan::Plan::Blocks(m) => {
+            plan::blocks_cost_where(n, max_distance, m, agree).unwrap_or(f64::MAX)
+        }
     };
     comparisons * SECONDS_PER_COMPARISON / threads.max(1) as f64
 }
@@ -295,10 +311,25 @@ pub fn against_pairs(n: usize, fresh: usize) -> f64 {
 /// [`predicted_seconds`] of [`search_against`] with `fresh` of the `n`
 /// distinct fingerprints new.
 pub fn predicted_seconds_against(n: usize, fresh: usize, max_distance: u32, threads: usize) -> f64 {
+    predicted_seconds_against_where(n, fresh, max_distance, threads, &plan::uniform_agreement)
+}
+
+/// [`predicted_seconds_against`] for fingerprints of which a share
+/// `agree(b)` of pairs agree on a key of b bits
+/// ([`predicted_seconds_where`]).
+pub fn predicted_seconds_against_where(
+    n: usize,
+    fresh: usize,
+    max_distance: u32,
+    threads: usize,
+    agree: &dyn Fn(u32) -> f64,
+) -> f64 {
     let comparisons = match plan::choose_against(n, fresh, max_distance) {
         plan::Plan::Nothing => 0.0,
         plan::Plan::Brute => plan::against_pairs(n, fresh),
-        plan::Plan::Blocks(m) => plan::probe_cost(n, fresh, max_distance, m).unwrap_or(f64::MAX),
+        plan::Plan::Blocks(m) => {
+            plan::probe_cost_where(n, fresh, max_distance, m, agree).unwrap_or(f64::MAX)
+        }
     };
     comparisons * SECONDS_PER_COMPARISON / threads.max(1) as f64
 }

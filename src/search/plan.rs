@@ -75,13 +75,30 @@ pub(crate) fn choose(n: usize, k: u32) -> Plan {
 
 /// The modelled cost of `m` blocks, or `None` if it needs too many tables.
 pub(crate) fn blocks_cost(n: usize, k: u32, m: u32) -> Option<f64> {
+    blocks_cost_where(n, k, m, &uniform_agreement)
+}
+
+/// [`blocks_cost`] for fingerprints of which a share `agree(b)` of pairs
+/// agree on a key of b bits.
+pub(crate) fn blocks_cost_where(
+    n: usize,
+    k: u32,
+    m: u32,
+    agree: &dyn Fn(u32) -> f64,
+) -> Option<f64> {
     let tables = binomial(m, k);
     if tables > MAX_TABLES {
         return None;
     }
     let pairs = n as f64 * (n as f64 - 1.0) / 2.0;
-    let collisions = key_collisions(m, k, pairs);
+    let collisions = key_collisions(m, k, pairs, agree);
     Some(tables * n as f64 * pass_cost(n, k, m) + collisions)
+}
+
+/// The share of pairs of uniformly random fingerprints that agree on a
+/// key of `bits` bits: 2^-bits.
+pub(crate) fn uniform_agreement(bits: u32) -> f64 {
+    2f64.powi(-(bits as i32))
 }
 
 /// Cost of probing one table with one fingerprint in a search against new
@@ -119,18 +136,30 @@ pub(crate) fn against_pairs(n: usize, fresh: usize) -> f64 {
 /// The modelled cost of probing tables of `m` blocks, or `None` if it
 /// needs too many tables.
 pub(crate) fn probe_cost(n: usize, fresh: usize, k: u32, m: u32) -> Option<f64> {
+    probe_cost_where(n, fresh, k, m, &uniform_agreement)
+}
+
+/// [`probe_cost`] for fingerprints of which a share `agree(b)` of pairs
+/// agree on a key of b bits.
+pub(crate) fn probe_cost_where(
+    n: usize,
+    fresh: usize,
+    k: u32,
+    m: u32,
+    agree: &dyn Fn(u32) -> f64,
+) -> Option<f64> {
     let tables = binomial(m, k);
     if tables > MAX_TABLES {
         return None;
     }
-    let collisions = key_collisions(m, k, against_pairs(n, fresh));
+    let collisions = key_collisions(m, k, against_pairs(n, fresh), agree);
     Some(tables * (n as f64 * PROBE_COST + fresh as f64 * ENTRY_COST) + collisions)
 }
 
-/// Pairs of uniformly random fingerprints, out of `pairs`, that share
-/// the key of some table of `m` blocks at distance `k` (summed over the
-/// tables).
-fn key_collisions(m: u32, k: u32, pairs: f64) -> f64 {
+/// Pairs, out of `pairs`, that share the key of some table of `m` blocks
+/// at distance `k` (summed over the tables), when a share `agree(b)` of
+/// them agree on a key of b bits (2^-b for uniformly random fingerprints).
+fn key_collisions(m: u32, k: u32, pairs: f64, agree: &dyn Fn(u32) -> f64) -> f64 {
     // `wide` blocks have one bit more than the others; a table choosing i of
     // them has a key of (m - k) * narrow + i bits.
     let narrow = 64 / m;
@@ -139,8 +168,7 @@ fn key_collisions(m: u32, k: u32, pairs: f64) -> f64 {
     let mut collisions = 0.0;
     for i in 0..=chosen.min(wide) {
         let ways = binomial(wide, i) * binomial(m - wide, chosen - i);
-        let key_bits = (chosen * narrow + i) as i32;
-        collisions += ways * pairs * 2f64.powi(-key_bits);
+        collisions += ways * pairs * agree(chosen * narrow + i);
     }
     collisions
 }

@@ -46,8 +46,8 @@ const FLOOR_SECONDS: f64 = 10.0;
 /// their fingerprints crowding: to k = 4 (expected recall 0.026 at 0.8)
 /// after 524,288 address lines, where it dropped 99,756 of 10^6 against
 /// 110,194 at 6, in the same time; the scan of all 10^6 takes k = 6. With
-/// this floor: 114,030 in 7.6 s (6 throughout: 5.9 s); 10^5 lines end at
-/// k = 8, 14,055 dropped in 1.55 s (6 throughout: 12,151 in 1.27 s).
+/// this floor: 112,456 in 6.4 s (6 throughout: 5.9 s); 10^5 lines end at
+/// k = 8, 13,987 dropped in 1.46 s (6 throughout: 12,151 in 1.27 s).
 pub const LEAST_SHORT_DISTANCE: u32 = 6;
 
 /// Fingerprints kept to estimate how far apart records lie: every one up
