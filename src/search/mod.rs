@@ -303,6 +303,13 @@ pub fn predicted_seconds_where(
     comparisons * SECONDS_PER_COMPARISON / threads.max(1) as f64
 }
 
+/// For each b, the share of fingerprint pairs that agree on a given key of
+/// b bits, from the share of pairs at each distance: what
+/// [`predicted_seconds_where`] takes.
+pub fn agreement_by_key_bits(at_distance: &[f64; 65]) -> [f64; 65] {
+    plan::agreement_by_key_bits(at_distance)
+}
+
 /// Pairs with at least one of `fresh` new fingerprints among `n`.
 pub fn against_pairs(n: usize, fresh: usize) -> f64 {
     plan::against_pairs(n, fresh)

@@ -95,6 +95,20 @@ pub(crate) fn blocks_cost_where(
     Some(tables * n as f64 * pass_cost(n, k, m) + collisions)
 }
 
+/// For each b, the share of fingerprint pairs that agree on a given key of
+/// b bits, from the share of pairs at each distance d (`at_distance[d]`):
+/// a pair d bits apart does with probability C(64 - d, b) / C(64, b).
+pub(crate) fn agreement_by_key_bits(at_distance: &[f64; 65]) -> [f64; 65] {
+    let mut agreement = [0.0; 65];
+    for (bits, share) in (0u32..).zip(agreement.iter_mut()) {
+        *share = (0u32..)
+            .zip(at_distance)
+            .map(|(d, &at)| at * binomial(64 - d, bits) / binomial(64, bits))
+            .sum();
+    }
+    agreement
+}
+
 /// The share of pairs of uniformly random fingerprints that agree on a
 /// key of `bits` bits: 2^-bits.
 pub(crate) fn uniform_agreement(bits: u32) -> f64 {
@@ -185,6 +199,20 @@ pub(crate) fn binomial(n: u32, k: u32) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn uniform_distances_agree_on_b_bits_once_in_2_to_the_b() {
+        // Distances of uniformly random fingerprints: Binomial(64, 1/2).
+        let mut at_distance = [0.0; 65];
+        for (d, share) in (0u32..).zip(at_distance.iter_mut()) {
+            *share = binomial(64, d) / 2f64.powi(64);
+        }
+        let agreement = agreement_by_key_bits(&at_distance);
+        for bits in [0, 8, 16, 24] {
+            let ratio = agreement[bits as usize] / uniform_agreement(bits);
+            assert!((ratio - 1.0).abs() < 1e-9, "{bits}: {ratio}");
+        }
+    }
 
     #[test]
     fn binomials() {

@@ -45,6 +45,11 @@ impl Sketch {
         for &element in set {
             mark_bucket(&mut words, element);
         }
+        Sketch::with_len(words, len)
+    }
+
+    /// The sketch of these bucket bits and size.
+    fn with_len(mut words: [u64; 2], len: u8) -> Sketch {
         words[1] |= u64::from(len) << LEN_SHIFT;
         Sketch(words)
     }
@@ -89,11 +94,10 @@ impl Sketch {
             }
             mark_bucket(&mut words, hash);
         }
-        let Ok(len) = u8::try_from(distinct) else {
-            return Sketch::NONE;
-        };
-        words[1] |= u64::from(len) << LEN_SHIFT;
-        Sketch(words)
+        match u8::try_from(distinct) {
+            Ok(len) => Sketch::with_len(words, len),
+            Err(_) => Sketch::NONE,
+        }
     }
 
     /// How many elements the set has.

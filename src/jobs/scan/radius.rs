@@ -286,15 +286,6 @@ fn cost(workload: &Workload<'_>, shares: &Shares, k: u32) -> f64 {
     search + verify
 }
 
-/// C(n, k) as a float (C(64, 32) is below 2^61: exact enough).
-fn binomial(n: u32, k: u32) -> f64 {
-    if k > n {
-        return 0.0;
-    }
-    let k = k.min(n - k);
-    (0..k).fold(1.0, |acc, i| acc * f64::from(n - i) / f64::from(i + 1))
-}
-
 /// How many of `n` fingerprints expect at least one of `ends` candidate
 /// ends spread evenly over them.
 fn touched(n: usize, ends: f64) -> f64 {
@@ -366,19 +357,12 @@ fn distance_shares(workload: &Workload<'_>, threshold: f64) -> Shares {
         }
     }
     let total = histogram.iter().sum::<u64>().max(1) as f64;
+    let at_distance = histogram.map(|count| count as f64 / total);
     let mut shares = Shares {
         within: [0.0; 65],
         verified: [0.0; 65],
-        agreement: [0.0; 65],
+        agreement: crate::search::agreement_by_key_bits(&at_distance),
     };
-    for (bits, agreement) in shares.agreement.iter_mut().enumerate() {
-        let bits = bits as u32;
-        *agreement = (0..=64u32)
-            .map(|d| {
-                histogram[d as usize] as f64 / total * binomial(64 - d, bits) / binomial(64, bits)
-            })
-            .sum();
-    }
     let (mut within, mut let_through) = (0u64, 0u64);
     for d in 0..=64 {
         within += histogram[d];

@@ -77,23 +77,30 @@ impl ShortTexts {
     /// [`ShortTexts::fingerprint`] and [`ShortTexts::feature_set`] of a
     /// short text with features, in one pass.
     pub fn fingerprint_and_set(&self, text: &[u8]) -> Option<(Fingerprint, Vec<u64>)> {
-        if !Self::is_short(text) {
-            return None;
-        }
-        let (fingerprint, mut set) = self.fingerprinter.fingerprint_and_hashes_bytes(text);
+        let (fingerprint, mut set) = self.fingerprint_and_hashes(text)?;
         set.sort_unstable();
         set.dedup();
-        (fingerprint.features > 0).then_some((fingerprint, set))
+        Some((fingerprint, set))
     }
 
     /// [`ShortTexts::fingerprint`] and the sketch of the set of a short
     /// text with features, in one pass, without sorting the set.
-    pub fn fingerprint_and_sketch(&self, text: &[u8]) -> Option<(Fingerprint, Sketch)> {
+    pub fn fingerprint_and_sketch(&self, text: &[u8]) -> Option<ShortMeasure> {
+        let (fingerprint, hashes) = self.fingerprint_and_hashes(text)?;
+        Some(ShortMeasure {
+            fingerprint,
+            sketch: Sketch::of_repeated(&hashes),
+        })
+    }
+
+    /// The fingerprint of a short text with features, and the hashes of
+    /// its set in no order, repeats included.
+    fn fingerprint_and_hashes(&self, text: &[u8]) -> Option<(Fingerprint, Vec<u64>)> {
         if !Self::is_short(text) {
             return None;
         }
         let (fingerprint, hashes) = self.fingerprinter.fingerprint_and_hashes_bytes(text);
-        (fingerprint.features > 0).then(|| (fingerprint, Sketch::of_repeated(&hashes)))
+        (fingerprint.features > 0).then_some((fingerprint, hashes))
     }
 
     /// The sorted, distinct character-pair features of `text`.
@@ -145,11 +152,7 @@ impl Measures {
     /// not kept whole) when the rule is on and it is a short text.
     pub fn short_text(&self, whole: Option<&[u8]>) -> Option<ShortMeasure> {
         let (short, text) = self.short.as_ref().zip(whole)?;
-        let (fingerprint, sketch) = short.fingerprint_and_sketch(text)?;
-        Some(ShortMeasure {
-            fingerprint,
-            sketch,
-        })
+        short.fingerprint_and_sketch(text)
     }
 }
 
@@ -220,7 +223,10 @@ mod tests {
             assert!(!set.is_empty());
             assert_eq!(
                 short.fingerprint_and_sketch(text.as_bytes()),
-                Some((fingerprint, Sketch::of(&set))),
+                Some(ShortMeasure {
+                    fingerprint,
+                    sketch: Sketch::of(&set)
+                }),
                 "{text}"
             );
         }
