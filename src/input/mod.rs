@@ -42,7 +42,7 @@ pub(crate) use fingerprint_file::{
 pub use glob::GlobFilter;
 pub use positioned::Positioned;
 pub use prose::{Markup, Transform, View};
-pub(crate) use records::RecordBlocks;
+pub(crate) use records::{RawRecord, Record, RecordBlocks};
 pub use records::{RecordFormat, RecordOptions};
 pub(crate) use reread::RecordSource;
 pub use size::parse_size;

@@ -534,3 +534,55 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn copies_in_a_block_take_the_measure_of_their_first() {
+    use crate::input::SkipReason;
+    use crate::input::Record;
+    let measure = Measure::new(Fingerprinter::new(FeatureOptions::default()), true, 1);
+    let texts = [
+        "the same line again",
+        "another line",
+        "the same line again",
+        "The same line again",
+        "a much longer line that is not a short text at all, with many words in it and more",
+        "another line",
+        "a much longer line that is not a short text at all, with many words in it and more",
+        "another lime",
+    ];
+    let mut items: Vec<RawRecord> = Vec::new();
+    let mut at = 0;
+    for (line, text) in (1..).zip(texts) {
+        let record = Record {
+            id: None,
+            line,
+            text: text.as_bytes().to_vec(),
+        };
+        items.push((Outcome::Done(record), at..at + text.len()));
+        at += text.len() + 1;
+        if line == 2 {
+            let skipped = Outcome::Skipped {
+                name: "stdin:x".to_string(),
+                reason: SkipReason::TooLarge,
+            };
+            items.push((skipped, at..at));
+        }
+    }
+    let prepared = measure_block(&measure, 1000, items);
+    assert_eq!(prepared.len(), texts.len() + 1);
+    let mut done = 0;
+    for (outcome, range) in &prepared {
+        let Outcome::Done((name, measured)) = outcome else {
+            continue;
+        };
+        let text = texts[name.line as usize - 1].as_bytes();
+        let fresh = measure.measure(text.to_vec());
+        assert_eq!(measured.text, text);
+        assert_eq!(measured.words, fresh.words, "line {}", name.line);
+        assert_eq!(measured.short, fresh.short, "line {}", name.line);
+        assert_eq!(measured.words_set, fresh.words_set, "line {}", name.line);
+        assert_eq!(measured.place, Some(1000 + range.start as u64));
+        done += 1;
+    }
+    assert_eq!(done, texts.len());
+}
