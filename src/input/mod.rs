@@ -12,6 +12,7 @@
 //! caller reports.
 
 mod blocks;
+mod copies;
 mod delimited;
 mod field_path;
 mod files_from;
@@ -32,6 +33,7 @@ use std::fmt;
 use std::io::Read;
 use std::path::PathBuf;
 
+pub(crate) use copies::measure_once;
 pub use files_from::PathSeparator;
 pub(crate) use files_from::read_path_list;
 pub use fingerprint_file::Provenance;
@@ -42,7 +44,7 @@ pub(crate) use fingerprint_file::{
 pub use glob::GlobFilter;
 pub use positioned::Positioned;
 pub use prose::{Markup, Transform, View};
-pub(crate) use records::{RawRecord, Record, RecordBlocks};
+pub(crate) use records::{Record, RecordBlocks};
 pub use records::{RecordFormat, RecordOptions};
 pub(crate) use reread::RecordSource;
 pub use size::parse_size;

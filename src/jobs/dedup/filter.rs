@@ -86,6 +86,19 @@ pub struct Measured {
     pub words_set: Option<Vec<u64>>,
 }
 
+impl Measured {
+    /// A record's measure, its text kept with it.
+    pub fn of_record(text: Vec<u8>, words: Fingerprint, short: Option<ShortText>) -> Measured {
+        Measured {
+            text,
+            words,
+            short,
+            place: None,
+            words_set: None,
+        }
+    }
+}
+
 /// The most distinct features of a file whose feature set is measured
 /// with its fingerprint (8 bytes each).
 pub const FILE_SET_FEATURES: usize = 1 << 17;
@@ -168,23 +181,24 @@ impl Measure {
 
     /// Fingerprints one record's text.
     pub fn measure(&self, text: Vec<u8>) -> Measured {
-        let words = self.fingerprinter.fingerprint_bytes(&text);
+        let (words, short) = self.measure_text(&text);
+        Measured::of_record(text, words, short)
+    }
+
+    /// What a record's text measures: the fingerprint of its features and,
+    /// for a short text, its character pairs' fingerprint and sketch.
+    pub fn measure_text(&self, text: &[u8]) -> (Fingerprint, Option<ShortText>) {
+        let words = self.fingerprinter.fingerprint_bytes(text);
         let short = match &self.short {
             // The set is dropped: blocks in flight hold only the sketch.
-            Some(short) if words.features >= self.min_features.max(1) => short_text(short, &text)
+            Some(short) if words.features >= self.min_features.max(1) => short_text(short, text)
                 .map(|short| ShortText {
                     set: Vec::new(),
                     ..short
                 }),
             _ => None,
         };
-        Measured {
-            text,
-            words,
-            short,
-            place: None,
-            words_set: None,
-        }
+        (words, short)
     }
 
     /// Fingerprints a document read from a stream (a file), which is read

@@ -39,7 +39,7 @@ use std::time::Instant;
 use super::scan::ShortTextSearch;
 use crate::diag::Diagnostics;
 use crate::fingerprint::{FeatureOptions, Fingerprinter};
-use crate::input::{Outcome, RawRecord, RecordBlocks, RecordOptions, RecordSource};
+use crate::input::{Outcome, RecordBlocks, RecordOptions, RecordSource, measure_once};
 use crate::parallel::for_each_ordered;
 use crate::report::Names;
 use crate::verify::join::JoinScratch;
@@ -261,7 +261,22 @@ fn dedup_blocks_with_radii<R: Read + Send>(
         |block| {
             let offset = block.offset();
             let (bytes, items) = block.parse_raw();
-            let prepared = measure_block(&measure, offset, items);
+            let prepared: Vec<(Prepared, std::ops::Range<usize>)> =
+                measure_once(items, |text| measure.measure_text(text))
+                    .into_iter()
+                    .map(|(outcome, range)| {
+                        let prepared = outcome.map(|(record, (words, short))| {
+                            let name = RecordName {
+                                line: record.line,
+                                id: record.id,
+                            };
+                            let mut measured = Measured::of_record(record.text, words, short);
+                            measured.place = Some(offset + range.start as u64);
+                            (name, measured)
+                        });
+                        (prepared, range)
+                    })
+                    .collect();
             (bytes, prepared)
         },
         |_, (bytes, prepared)| {
@@ -279,52 +294,6 @@ fn dedup_blocks_with_radii<R: Read + Send>(
         },
     );
     run.finish(options, output, started)
-}
-
-/// Measures the records of a block that starts at `offset` of its stream.
-/// A text met again in the block, byte for byte, takes the measure of its
-/// first copy rather than being fingerprinted again: logs and real lines
-/// repeat (blank lines, braces, a message logged again and again). A
-/// measure depends on the text alone, so the answer is the same.
-fn measure_block(
-    measure: &Measure,
-    offset: u64,
-    items: Vec<RawRecord>,
-) -> Vec<(Prepared, std::ops::Range<usize>)> {
-    // The first record with each hash of its text, by its place in `prepared`.
-    let mut first: index::MixMap<usize> = index::MixMap::default();
-    first.reserve(items.len());
-    let mut prepared: Vec<(Prepared, std::ops::Range<usize>)> = Vec::with_capacity(items.len());
-    for (outcome, range) in items {
-        let at = prepared.len();
-        let outcome = outcome.map(|record| {
-            let name = RecordName {
-                line: record.line,
-                id: record.id,
-            };
-            let key = xxhash_rust::xxh3::xxh3_64(&record.text);
-            let copy = first.get(&key).and_then(|&earlier| match &prepared[earlier].0 {
-                Outcome::Done((_, measured)) if measured.text == record.text => Some(measured),
-                _ => None,
-            });
-            let mut measured = match copy {
-                Some(earlier) => Measured {
-                    text: record.text,
-                    short: earlier.short.clone(),
-                    words_set: earlier.words_set.clone(),
-                    ..*earlier
-                },
-                None => {
-                    first.entry(key).or_insert(at);
-                    measure.measure(record.text)
-                }
-            };
-            measured.place = Some(offset + range.start as u64);
-            (name, measured)
-        });
-        prepared.push((outcome, range));
-    }
-    prepared
 }
 
 /// The state of a run on the deciding thread.

@@ -10,7 +10,7 @@ use crate::fingerprint::Fingerprint;
 use crate::index::Stamp;
 use crate::input::{
     Declarations, FileDocument, FingerprintBlock, FingerprintBlocks, FingerprintRecord, Outcome,
-    RecordBlocks, RecordOptions, Walk, WalkOptions,
+    RecordBlocks, RecordOptions, Walk, WalkOptions, measure_once,
 };
 use crate::parallel::{Ahead, FILES_PER_TASK, for_each_ordered, for_each_ordered_chunked};
 use crate::progress::Progress;
@@ -204,13 +204,14 @@ pub fn collect_records<R: Read + Send>(
     for_each_ordered(
         blocks,
         |block| {
-            block
-                .parse_located()
+            let measure = |text: &[u8]| {
+                let fingerprint = measures.fingerprinter.fingerprint_bytes(text);
+                (fingerprint, measures.short_text(Some(text)))
+            };
+            measure_once(block.parse_located(), measure)
                 .into_iter()
                 .map(|(outcome, at)| {
-                    outcome.map(|record| {
-                        let fingerprint = measures.fingerprinter.fingerprint_bytes(&record.text);
-                        let short_text = measures.short_text(Some(&record.text));
+                    outcome.map(|(record, (fingerprint, short_text))| {
                         (record, at, fingerprint, short_text)
                     })
                 })
