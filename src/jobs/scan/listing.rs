@@ -220,6 +220,9 @@ impl<T: Ord + Copy> Top<T> {
 
     fn into_sorted(mut self) -> Vec<T> {
         self.prune();
+        // The slack goes before the caller builds its rows beside these
+        // (10^6 pairs listed: 12 MB of 36).
+        self.kept.shrink_to_fit();
         self.kept.sort_unstable();
         self.kept
     }
