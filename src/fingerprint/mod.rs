@@ -140,7 +140,6 @@ impl Fingerprinter {
         source: impl Source,
         also: &mut impl FeatureSink,
     ) -> io::Result<Fingerprint> {
-        let pipeline = Pipeline::new(self);
         let hash = self.options.hash;
         let (bytes, content_hash, mut accumulator, features) = match self.options.weighting {
             Weighting::Tf => {
@@ -149,7 +148,7 @@ impl Fingerprinter {
                     accumulator: Accumulator::new(),
                     features: 0,
                 };
-                let (bytes, content) = source.drive(pipeline, &mut Both(&mut sink, also))?;
+                let (bytes, content) = source.drive(self, &mut Both(&mut sink, also))?;
                 (bytes, content, sink.accumulator, sink.features)
             }
             Weighting::Binary => {
@@ -157,7 +156,7 @@ impl Fingerprinter {
                     hash,
                     weights: HashMap::default(),
                 };
-                let (bytes, content) = source.drive(pipeline, &mut Both(&mut sink, also))?;
+                let (bytes, content) = source.drive(self, &mut Both(&mut sink, also))?;
                 let mut accumulator = Accumulator::new();
                 for (&feature, &weight) in &sink.weights {
                     accumulator.add(feature, weight);
@@ -229,8 +228,12 @@ impl Fingerprinter {
 /// Where a document's bytes come from: a buffer (fed whole, no copy) or
 /// a reader (fed in chunks).
 trait Source {
-    /// Runs the document through `pipeline` into `sink`.
-    fn drive(self, pipeline: Pipeline<'_>, sink: &mut impl FeatureSink) -> io::Result<(u64, u64)>;
+    /// Runs the document through a pipeline of `fingerprinter` into `sink`.
+    fn drive(
+        self,
+        fingerprinter: &Fingerprinter,
+        sink: &mut impl FeatureSink,
+    ) -> io::Result<(u64, u64)>;
 }
 
 /// A whole document in memory.
@@ -242,17 +245,24 @@ struct Stream<R>(R);
 impl Source for Buffer<'_> {
     fn drive(
         self,
-        mut pipeline: Pipeline<'_>,
+        fingerprinter: &Fingerprinter,
         sink: &mut impl FeatureSink,
     ) -> io::Result<(u64, u64)> {
+        // Buffers sized for the text: a short record's pipeline would
+        // otherwise allocate (and free) 40 KB.
+        let mut pipeline = Pipeline::with_room(fingerprinter, self.0.len());
         pipeline.feed(self.0, sink);
         Ok(pipeline.finish(sink))
     }
 }
 
 impl<R: Read> Source for Stream<R> {
-    fn drive(self, pipeline: Pipeline<'_>, sink: &mut impl FeatureSink) -> io::Result<(u64, u64)> {
-        pipeline.run(self.0, sink)
+    fn drive(
+        self,
+        fingerprinter: &Fingerprinter,
+        sink: &mut impl FeatureSink,
+    ) -> io::Result<(u64, u64)> {
+        Pipeline::new(fingerprinter).run(self.0, sink)
     }
 }
 

@@ -55,13 +55,24 @@ pub(crate) struct Shingler<'a> {
 
 impl<'a> Shingler<'a> {
     /// A window of `n` tokens (at least 1), joined with a space when `join`.
+    #[cfg(test)]
     pub(crate) fn new(n: usize, join: bool, rules: &'a TokenRules) -> Self {
+        Shingler::with_room(n, join, rules, usize::MAX)
+    }
+
+    /// A window of `n` tokens (at least 1), joined with a space when
+    /// `join`, for a text of `bytes` bytes (`usize::MAX`: a stream): its
+    /// buffers start no larger than the text needs, and grow if
+    /// normalising lengthens it.
+    pub(crate) fn with_room(n: usize, join: bool, rules: &'a TokenRules, bytes: usize) -> Self {
         let n = n.max(1);
+        // A token's bytes, a joiner each and a fixed-size copy's overrun.
+        let room = bytes.saturating_mul(2).saturating_add(32);
         Shingler {
             n,
             join,
-            buf: Vec::with_capacity(COMPACT_AT * 2),
-            starts: Vec::with_capacity(COMPACT_AT),
+            buf: Vec::with_capacity(room.min(COMPACT_AT * 2)),
+            starts: Vec::with_capacity(bytes.saturating_add(1).min(COMPACT_AT)),
             weights: Vec::new(),
             token_mark: 0,
             token_start: 0,

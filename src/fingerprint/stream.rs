@@ -39,15 +39,22 @@ pub(crate) struct Pipeline<'a> {
 impl<'a> Pipeline<'a> {
     /// A pipeline with the options and rules of `fingerprinter`.
     pub(crate) fn new(fingerprinter: &'a Fingerprinter) -> Self {
+        Pipeline::with_room(fingerprinter, usize::MAX)
+    }
+
+    /// [`Pipeline::new`] for a document of `bytes` bytes, its buffers no
+    /// larger than it needs.
+    pub(crate) fn with_room(fingerprinter: &'a Fingerprinter, bytes: usize) -> Self {
         let options = fingerprinter.options();
         Pipeline {
             decoder: Decoder::default(),
             normalizer: (options.unicode == UnicodeForm::Nfkc).then(Normalizer::default),
             tokenizer: Tokenizer::new(options),
-            shingler: Shingler::new(
+            shingler: Shingler::with_room(
                 options.shingle.size(),
                 matches!(options.shingle, Shingle::Words(_)),
                 fingerprinter.rules(),
+                bytes,
             ),
             content: Xxh3Default::new(),
             bytes: 0,
