@@ -49,7 +49,7 @@ impl<'a> Pipeline<'a> {
         Pipeline {
             decoder: Decoder::default(),
             normalizer: (options.unicode == UnicodeForm::Nfkc).then(Normalizer::default),
-            tokenizer: Tokenizer::new(options),
+            tokenizer: fingerprinter.tokenizer().clone(),
             shingler: Shingler::with_room(
                 options.shingle.size(),
                 matches!(options.shingle, Shingle::Words(_)),

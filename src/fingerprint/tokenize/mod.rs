@@ -52,7 +52,7 @@ pub(crate) fn is_standalone(c: char) -> bool {
 const GENERAL_PUNCTUATION: std::ops::RangeInclusive<char> = '\u{2000}'..='\u{206F}';
 
 /// Splits normalised text into tokens, statefully across pieces.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Tokenizer {
     /// For each ASCII byte: 0 if it separates, else the byte it becomes.
     ascii: [u8; 128],
