@@ -203,23 +203,21 @@ pub type MixMap<V> = HashMap<u64, V, BuildHasherDefault<MixHasher>>;
 /// The entries of one key. Most keys of a wide key hold one entry, held
 /// in place: with a run of its own each (two allocations) such a table
 /// took about 130 bytes an entry, and dedup of 10^6 address lines at
-/// `-k 0` peaked at 493 MB (361 MB held in place).
+/// `-k 0` peaked at 493 MB (about 415 MB held in place).
 #[derive(Debug)]
 enum Bucket {
     One(u64, u32),
     Many(Run),
 }
 
-/// The fingerprints of a key with more than one entry, and their payloads.
-/// A query reads the fingerprints straight from the map slot (the whole
-/// run boxed was one more cache miss a bucket: 2% slower), and the
-/// payloads, boxed, only on a hit: 32 bytes a slot, where 48 took dedup
-/// of 10^6 address lines at `-k 0` to 417 MB.
+/// The fingerprints of a key with more than one entry, and their payloads,
+/// read straight from the map slot: boxing the run cost a cache miss a
+/// bucket (2% slower at the default radius), boxing the payloads alone
+/// one a hit (4% on log lines, which meet many within k).
 #[derive(Debug, Default)]
 struct Run {
     fingerprints: Vec<u64>,
-    #[allow(clippy::box_collection)]
-    payloads: Box<Vec<u32>>,
+    payloads: Vec<u32>,
 }
 
 /// Buckets past this many entries grow by an eighth at a time, not by
@@ -245,7 +243,7 @@ impl Bucket {
             Bucket::One(first, first_payload) => {
                 *self = Bucket::Many(Run {
                     fingerprints: vec![*first, fingerprint],
-                    payloads: Box::new(vec![*first_payload, payload]),
+                    payloads: vec![*first_payload, payload],
                 });
             }
             Bucket::Many(run) => run.push(fingerprint, payload),
@@ -594,7 +592,7 @@ mod tests {
     #[test]
     fn a_key_with_one_entry_takes_its_map_slot_alone() {
         // Wide keys (small k) hold one entry each: a slot is all they cost.
-        assert!(std::mem::size_of::<(u64, Bucket)>() <= 40);
+        assert!(std::mem::size_of::<(u64, Bucket)>() <= 56);
         let mut bucket = Bucket::One(7, 1);
         assert_eq!(bucket.entries().collect::<Vec<_>>(), vec![(7, 1)]);
         bucket.push(8, 2);
