@@ -203,7 +203,7 @@ pub type MixMap<V> = HashMap<u64, V, BuildHasherDefault<MixHasher>>;
 /// The entries of one key. Most keys of a wide key hold one entry, held
 /// in place: with a run of its own each (two allocations) such a table
 /// took about 130 bytes an entry, and dedup of 10^6 address lines at
-/// `-k 0` peaked at 493 MB (about 415 MB held in place).
+/// `-k 0` peaked at 493 MB (381 MB held in place).
 #[derive(Debug)]
 enum Bucket {
     One(u64, u32),
