@@ -72,33 +72,23 @@ fn write_pairs<W: Write>(
     if pairs.is_empty() {
         return Ok(());
     }
-    let names: Vec<(String, String)> = pairs
-        .par_iter()
-        .map(|pair| {
-            (
-                sanitize(&report.name(pair.a)),
-                sanitize(&report.name(pair.b)),
-            )
-        })
-        .collect();
-    // Records: each id is followed by its snippet, made again for each
-    // pass rather than held for every pair (a million pairs are listed).
+    // Names are made again for each pass rather than held for every pair
+    // (a million pairs are listed: 110 MB of short strings), and so are
+    // the snippets that follow record ids.
+    let name = |id: u32| sanitize(&report.name(id));
     let snippets = shows_snippets(report).then(|| {
-        let widest = |side: fn(&(String, String)) -> &String| {
-            names
-                .par_iter()
-                .map(|pair| side(pair).chars().count())
-                .max()
-                .unwrap_or(0)
-        };
+        let (widest_a, widest_b) = pairs
+            .par_iter()
+            .map(|pair| (name(pair.a).chars().count(), name(pair.b).chars().count()))
+            .reduce(|| (0, 0), |x, y| (x.0.max(y.0), x.1.max(y.1)));
         // The figures, the two ids, the gaps and the snippets' quotes.
         let figures = if report.params.verified() { 19 } else { 22 };
-        let fixed = figures + widest(|pair| &pair.0) + widest(|pair| &pair.1) + 10;
+        let fixed = figures + widest_a + widest_b + 10;
         snippet_chars(columns, fixed, 2)
     });
-    let cell = |name: &str, id: u32| match snippets {
-        Some(chars) => format!("{name}  {}", snippet_of(report, id, chars)),
-        None => name.to_string(),
+    let cell = |id: u32| match snippets {
+        Some(chars) => format!("{}  {}", name(id), snippet_of(report, id, chars)),
+        None => name(id),
     };
     // Pairs often share their `a` with the pair before (a document and
     // each of its copies): its cell is made once for them.
@@ -106,7 +96,7 @@ fn write_pairs<W: Write>(
     let a_width = (0..pairs.len())
         .into_par_iter()
         .filter(|&at| new_a(at))
-        .map(|at| cell(&names[at].0, pairs[at].a).chars().count())
+        .map(|at| cell(pairs[at].a).chars().count())
         .max()
         .unwrap_or(0)
         .max(1);
@@ -124,8 +114,8 @@ fn write_pairs<W: Write>(
         let cells: Vec<(Option<String>, String)> = (start..end)
             .into_par_iter()
             .map(|at| {
-                let a = new_a(at).then(|| cell(&names[at].0, pairs[at].a));
-                (a, cell(&names[at].1, pairs[at].b))
+                let a = new_a(at).then(|| cell(pairs[at].a));
+                (a, cell(pairs[at].b))
             })
             .collect();
         for (pair, (a_cell, b)) in pairs[start..end].iter().zip(cells) {
