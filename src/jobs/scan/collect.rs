@@ -209,17 +209,10 @@ pub fn collect_records<R: Read + Send>(
                 (fingerprint, measures.short_text(Some(text)))
             };
             measure_once(block.parse_located(), measure)
-                .into_iter()
-                .map(|(outcome, at)| {
-                    outcome.map(|(record, (fingerprint, short_text))| {
-                        (record, at, fingerprint, short_text)
-                    })
-                })
-                .collect::<Vec<_>>()
         },
         |_, outcomes| {
-            for outcome in outcomes {
-                let outcome = outcome.map(|(record, at, fingerprint, short_text)| {
+            for (outcome, at) in outcomes {
+                let outcome = outcome.map(|(record, (fingerprint, short_text))| {
                     (
                         match record.id {
                             Some(id) => DocumentName::Bytes(id.into_bytes()),
