@@ -60,17 +60,27 @@ impl Sketch {
     /// as fingerprinting). Distinct hashes are counted in a small table;
     /// past 255 of them the set is not sketched.
     pub fn of_repeated(hashes: &[u64]) -> Sketch {
-        const SLOTS: usize = 512;
-        if hashes.len() >= SLOTS {
-            let mut set = hashes.to_vec();
-            set.sort_unstable();
-            set.dedup();
-            return Sketch::of(&set);
+        // The table is zeroed on every call: one no larger than it needs
+        // (a line of 60 characters has about 55 pairs).
+        match hashes.len() {
+            0..SMALL_TABLE_HASHES => Sketch::counted::<{ 2 * SMALL_TABLE_HASHES }>(hashes),
+            SMALL_TABLE_HASHES..TABLE_HASHES => Sketch::counted::<{ 2 * TABLE_HASHES }>(hashes),
+            _ => {
+                let mut set = hashes.to_vec();
+                set.sort_unstable();
+                set.dedup();
+                Sketch::of(&set)
+            }
         }
+    }
+
+    /// [`Sketch::of_repeated`] for fewer than `SLOTS / 2` hashes, counted
+    /// in a table of `SLOTS` (a power of two).
+    fn counted<const SLOTS: usize>(hashes: &[u64]) -> Sketch {
         // Open addressing; 0 marks an empty slot, so a hash of 0 is counted
         // apart. At most half full, so probes stay short.
         let mut slots = [0u64; SLOTS];
-        let mask = (hashes.len() * 2).next_power_of_two().clamp(16, SLOTS) - 1;
+        let mask = SLOTS - 1;
         let mut words = [0u64; 2];
         let mut distinct = 0usize;
         let mut zero = false;
@@ -130,6 +140,12 @@ impl Sketch {
         union == 0 || f64::from(common) / f64::from(union) >= threshold
     }
 }
+
+/// Hashes [`Sketch::of_repeated`] counts in its small table, at most.
+const SMALL_TABLE_HASHES: usize = 64;
+
+/// Hashes it counts in a table at all; more are sorted.
+const TABLE_HASHES: usize = 256;
 
 /// Sets the bit of `element`'s bucket.
 fn mark_bucket(words: &mut [u64; 2], element: u64) {
