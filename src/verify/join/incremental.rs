@@ -3,6 +3,8 @@
 
 use std::collections::HashMap;
 
+use crate::fingerprint::Identity;
+
 use super::{Bitmap, DEAD, Overlap, bitmap_bound, least_size, most_size, probe_prefix};
 
 /// The token order of a join that grows one set at a time.
@@ -22,7 +24,7 @@ use super::{Bitmap, DEAD, Overlap, bitmap_bound, least_size, most_size, probe_pr
 #[derive(Debug, Default)]
 pub struct TokenOrder {
     threshold: f64,
-    tokens: HashMap<u64, Token>,
+    tokens: HashMap<u64, Token, Identity>,
     /// The rank of the next new token.
     next_new: u32,
 }
@@ -52,7 +54,7 @@ impl TokenOrder {
     pub fn new(threshold: f64) -> TokenOrder {
         TokenOrder {
             threshold,
-            tokens: HashMap::new(),
+            tokens: HashMap::default(),
             next_new: u32::MAX,
         }
     }
@@ -157,9 +159,10 @@ pub struct JoinScratch {
 #[derive(Debug, Default)]
 pub struct Postings {
     threshold: f64,
-    /// Posting lists by token rank, each cut by set size (ascending), so
-    /// a probe reads only the sizes that can reach the threshold with it.
-    lists: HashMap<u32, Vec<SizeList>>,
+    /// Posting lists by token (its feature hash: a rank would need a
+    /// hasher of its own), each cut by set size (ascending), so a probe
+    /// reads only the sizes that can reach the threshold with it.
+    lists: HashMap<u64, Vec<SizeList>, Identity>,
     /// Each set added: its number, size and bitmap.
     held: Vec<(u32, u16, Bitmap)>,
 }
@@ -206,9 +209,9 @@ impl Postings {
         let (least, most) = (least_size(size, t), most_size(size, t));
         let prefix = probe_prefix(size, t).saturating_sub(*unknown);
         scratch.counts.resize(self.held.len(), 0);
-        for (k, &(rank, _)) in known[..prefix.min(known.len())].iter().enumerate() {
+        for (k, &(_, hash)) in known[..prefix.min(known.len())].iter().enumerate() {
             let i = unknown + k;
-            let Some(lists) = self.lists.get(&rank) else {
+            let Some(lists) = self.lists.get(&hash) else {
                 continue;
             };
             let from = lists.partition_point(|list| usize::from(list.size) < least);
@@ -265,11 +268,11 @@ impl Postings {
         self.held.push((number, size, hash_bitmap(set)));
         let (_, ranked) = order.ranked(set);
         debug_assert_eq!(ranked.len(), set.len(), "the order learnt the set");
-        for (position, &(rank, _)) in ranked[..probe_prefix(set.len(), self.threshold)]
+        for (position, &(_, hash)) in ranked[..probe_prefix(set.len(), self.threshold)]
             .iter()
             .enumerate()
         {
-            let lists = self.lists.entry(rank).or_default();
+            let lists = self.lists.entry(hash).or_default();
             let at = match lists.binary_search_by_key(&size, |list| list.size) {
                 Ok(at) => at,
                 Err(at) => {
