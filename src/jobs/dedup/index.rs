@@ -776,24 +776,18 @@ mod tests {
         for (at, &fingerprint) in fingerprints[..20_000].iter().enumerate() {
             index.insert(fingerprint, at as u32);
         }
+        let held_direct = |index: &Index| -> Vec<bool> {
+            let direct = |table: &Table| matches!(table.buckets, Buckets::Direct { .. });
+            index.tables.iter().map(direct).collect()
+        };
         // As a review does (it may also change the layout).
         index.hold_direct(Buckets::direct_pays);
-        assert!(
-            index
-                .tables
-                .iter()
-                .all(|table| matches!(table.buckets, Buckets::Map(_)))
-        );
+        assert_eq!(held_direct(&index), [false; 4]);
         for (at, &fingerprint) in fingerprints.iter().enumerate().skip(20_000) {
             index.insert(fingerprint, at as u32);
         }
         index.hold_direct(Buckets::direct_pays);
-        assert!(
-            index
-                .tables
-                .iter()
-                .all(|table| matches!(table.buckets, Buckets::Direct { .. }))
-        );
+        assert_eq!(held_direct(&index), [true; 4]);
         let entries: Vec<(u64, u32)> = {
             let mut entries: Vec<_> = index.entries().collect();
             entries.sort_unstable_by_key(|&(_, payload)| payload);
