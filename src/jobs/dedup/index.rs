@@ -13,7 +13,7 @@
 //! slower on 10^5 kept addresses). No permutation is needed: a masked
 //! value is a hash key.
 //!
-//! A table whose key is one run of bits, once it holds about as many
+//! A table whose key is one run of bits, once it holds twice as many
 //! entries as there are keys, indexes an array of buckets by the key's
 //! bits instead of hashing it: a lookup is a cache miss fewer. dedup of
 //! 10^6 address lines (4 tables of 16-bit keys, each looked up at 17 keys)
@@ -333,8 +333,8 @@ enum Buckets {
     /// Keys of one contiguous run of bits, from bit `shift`, as indices
     /// into an array of every key's bucket: a lookup is one cache miss
     /// fewer than a hash map's (its control bytes, then its slot). For a
-    /// table with about as many entries as keys, where the array takes
-    /// no more than the map would ([`Buckets::direct_pays`]).
+    /// table with at least twice as many entries as keys
+    /// ([`Buckets::direct_pays`]).
     Direct { shift: u32, buckets: Vec<Bucket> },
 }
 
@@ -343,16 +343,17 @@ const DIRECT_MAX_BITS: u32 = 20;
 
 impl Buckets {
     /// Whether a table of `mask` with `entries` entries is better held
-    /// direct: a contiguous key with no more keys than twice the
-    /// entries (a map holds at least one slot an entry, and the size
-    /// doubles before the next review).
+    /// direct: a contiguous key, and at least two entries a key. Then
+    /// nearly every key has entries, and the array (56 bytes a key, 28 at
+    /// most an entry) takes about what the map does (a slot a key met, at
+    /// most 7/8 full).
     fn direct_pays(mask: u64, entries: usize) -> bool {
         let width = mask.count_ones();
         if mask == 0 || width > DIRECT_MAX_BITS {
             return false;
         }
         let contiguous = mask >> mask.trailing_zeros() == (1u64 << width) - 1;
-        contiguous && (1usize << width) <= entries.saturating_mul(2)
+        contiguous && (1usize << width).saturating_mul(2) <= entries
     }
 
     /// The bucket of `key` (the fingerprint masked), if it has entries.
@@ -374,6 +375,7 @@ impl Buckets {
                 }
             },
             Buckets::Direct { shift, buckets } => {
+                // Always there: the key is masked to its width.
                 if let Some(bucket) = buckets.get_mut((key >> *shift) as usize) {
                     bucket.push(fingerprint, payload);
                 }
@@ -578,7 +580,7 @@ impl Index {
     }
 
     /// Reviews the layout ([`Index::choose_layout`]), then holds direct
-    /// the tables that have grown to about as many entries as keys.
+    /// the tables that have grown to twice as many entries as keys.
     fn review(&mut self) {
         self.review_at = self.review_at.saturating_mul(2);
         self.choose_layout();
@@ -753,27 +755,28 @@ mod tests {
     }
 
     #[test]
-    fn tables_of_about_as_many_entries_as_keys_are_held_direct() {
-        // One contiguous block of 16 bits: direct from 32,768 entries.
+    fn tables_of_twice_as_many_entries_as_keys_are_held_direct() {
+        // One contiguous block of 16 bits: direct from 131,072 entries.
         let block = 0xffffu64 << 16;
-        assert!(!Buckets::direct_pays(block, 32_767));
-        assert!(Buckets::direct_pays(block, 32_768));
+        assert!(!Buckets::direct_pays(block, 131_071));
+        assert!(Buckets::direct_pays(block, 131_072));
         // Two blocks apart, or too wide a key: hashed whatever the size.
-        assert!(!Buckets::direct_pays(0xff | 0xff << 32, usize::MAX / 2));
-        assert!(!Buckets::direct_pays(u64::MAX, usize::MAX / 2));
-        assert!(Buckets::direct_pays(0xfffff, 1 << 19));
-        assert!(!Buckets::direct_pays(0x1f_ffff, usize::MAX / 2));
+        assert!(!Buckets::direct_pays(0xff | 0xff << 32, usize::MAX));
+        assert!(!Buckets::direct_pays(u64::MAX, usize::MAX));
+        assert!(Buckets::direct_pays(0xfffff, 1 << 21));
+        assert!(!Buckets::direct_pays(0x1f_ffff, usize::MAX));
 
-        // A growing index of 4 blocks of 16 bits holds its tables direct
-        // once it is large enough, and still finds exactly what it holds.
-        let mut index = Index::with_layout(Layout::new(6, 4));
+        // An index of 5 blocks (13 and 12 bits, looked up within one bit)
+        // holds its tables direct once it is large enough, and still finds
+        // exactly what it holds.
+        let mut index = Index::with_layout(Layout::new(6, 5));
         let mut next = pseudo_random(3);
-        let fingerprints: Vec<u64> = (0..40_000u64)
+        let fingerprints: Vec<u64> = (0..20_000u64)
             .map(|i| {
                 ((i / 4) << 8).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (next() & next() & next())
             })
             .collect();
-        for (at, &fingerprint) in fingerprints[..20_000].iter().enumerate() {
+        for (at, &fingerprint) in fingerprints[..8_000].iter().enumerate() {
             index.insert(fingerprint, at as u32);
         }
         let held_direct = |index: &Index| -> Vec<bool> {
@@ -782,12 +785,12 @@ mod tests {
         };
         // As a review does (it may also change the layout).
         index.hold_direct(Buckets::direct_pays);
-        assert_eq!(held_direct(&index), [false; 4]);
-        for (at, &fingerprint) in fingerprints.iter().enumerate().skip(20_000) {
+        assert_eq!(held_direct(&index), [false; 5]);
+        for (at, &fingerprint) in fingerprints.iter().enumerate().skip(8_000) {
             index.insert(fingerprint, at as u32);
         }
         index.hold_direct(Buckets::direct_pays);
-        assert_eq!(held_direct(&index), [true; 4]);
+        assert_eq!(held_direct(&index), [true; 5]);
         let entries: Vec<(u64, u32)> = {
             let mut entries: Vec<_> = index.entries().collect();
             entries.sort_unstable_by_key(|&(_, payload)| payload);
@@ -799,7 +802,7 @@ mod tests {
                 .iter()
                 .all(|&(fingerprint, at)| fingerprints[at as usize] == fingerprint)
         );
-        for (at, &fingerprint) in fingerprints.iter().enumerate().step_by(331) {
+        for (at, &fingerprint) in fingerprints.iter().enumerate().step_by(97) {
             let mut found = Vec::new();
             index.query(fingerprint, &mut found);
             found.sort_unstable();
@@ -1012,7 +1015,7 @@ mod tests {
                 // Every table that can be, half of them filled already.
                 let half = fingerprints.len() / 2;
                 assert_finds_exactly_from(&mut index, &fingerprints[..half], 0, k);
-                index.hold_direct(|mask, _| Buckets::direct_pays(mask, usize::MAX / 2));
+                index.hold_direct(|mask, _| Buckets::direct_pays(mask, usize::MAX));
                 assert_finds_exactly_from(&mut index, &fingerprints, half, k);
             } else {
                 assert_finds_exactly(&mut index, &fingerprints, k);
