@@ -20,7 +20,8 @@
 //! spent 16% of its time on lookups, 9% since: wall 0.94 of before.
 //!
 //! Memory: 12 bytes (fingerprint and payload) per entry per table, plus one
-//! map entry and bucket per distinct key of each table. The number of
+//! map entry and bucket per distinct key of each table (a bucket per key
+//! of a table held direct). The number of
 //! blocks trades tables (memory, lookups) against key width (bucket
 //! length); [`Layout::for_distance`] takes k + 1 blocks, a table each, so
 //! a query scans about k + 1 buckets of n / 2^(64 / (k + 1)) entries:
@@ -391,18 +392,14 @@ impl Buckets {
         }
     }
 
-    /// The same buckets held direct, for a table of `mask` (contiguous).
-    fn into_direct(self, mask: u64) -> Buckets {
+    /// The buckets of `map` held direct, for a table of `mask`
+    /// (contiguous).
+    fn direct_from(map: MixMap<Bucket>, mask: u64) -> Buckets {
         let shift = mask.trailing_zeros();
         let mut buckets: Vec<Bucket> = Vec::new();
         buckets.resize_with(1 << mask.count_ones(), Bucket::default);
-        match self {
-            Buckets::Map(map) => {
-                for (key, bucket) in map {
-                    buckets[(key >> shift) as usize] = bucket;
-                }
-            }
-            direct @ Buckets::Direct { .. } => return direct,
+        for (key, bucket) in map {
+            buckets[(key >> shift) as usize] = bucket;
         }
         Buckets::Direct { shift, buckets }
     }
@@ -591,9 +588,10 @@ impl Index {
     /// and the entries), if a hash map holds it now.
     fn hold_direct(&mut self, pays: impl Fn(u64, usize) -> bool) {
         for table in &mut self.tables {
-            if matches!(table.buckets, Buckets::Map(_)) && pays(table.mask, self.len) {
-                let map = std::mem::replace(&mut table.buckets, Buckets::Map(MixMap::default()));
-                table.buckets = map.into_direct(table.mask);
+            if let Buckets::Map(map) = &mut table.buckets
+                && pays(table.mask, self.len)
+            {
+                table.buckets = Buckets::direct_from(std::mem::take(map), table.mask);
             }
         }
     }
@@ -687,32 +685,34 @@ impl Index {
     pub fn query(&self, fingerprint: u64, out: &mut Vec<(u32, u32)>) {
         let mut found: [Option<&Bucket>; LOOKUPS_AT_ONCE] = [None; LOOKUPS_AT_ONCE];
         let mut len = 0;
-        let mut scan = |found: &mut [Option<&Bucket>], len: &mut usize| {
-            // Every bucket's first lines are read before any is scanned, so
-            // their cache misses overlap instead of coming one at a time.
-            let touched = found[..*len]
-                .iter()
-                .flatten()
-                .fold(0u64, |sum, bucket| sum ^ bucket.touch());
-            std::hint::black_box(touched);
-            for bucket in found[..*len].iter().flatten() {
-                bucket.for_each_within(fingerprint, self.max_distance, |payload, distance| {
-                    out.push((payload, distance))
-                });
-            }
-            *len = 0;
-        };
         for table in &self.tables {
             let key = fingerprint & table.mask;
             for &flip in &table.flips {
                 found[len] = table.buckets.get(key ^ flip);
                 len += 1;
                 if len == LOOKUPS_AT_ONCE {
-                    scan(&mut found, &mut len);
+                    self.scan(&found, fingerprint, out);
+                    len = 0;
                 }
             }
         }
-        scan(&mut found, &mut len);
+        self.scan(&found[..len], fingerprint, out);
+    }
+
+    /// The part of [`Index::query`] that scans the buckets it found.
+    fn scan(&self, found: &[Option<&Bucket>], fingerprint: u64, out: &mut Vec<(u32, u32)>) {
+        // Every bucket's first lines are read before any is scanned, so
+        // their cache misses overlap instead of coming one at a time.
+        let touched = found
+            .iter()
+            .flatten()
+            .fold(0u64, |sum, bucket| sum ^ bucket.touch());
+        std::hint::black_box(touched);
+        for bucket in found.iter().flatten() {
+            bucket.for_each_within(fingerprint, self.max_distance, |payload, distance| {
+                out.push((payload, distance))
+            });
+        }
     }
 
     /// Bytes held per entry, maps aside.
