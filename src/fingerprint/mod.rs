@@ -264,9 +264,7 @@ impl Source for Buffer<'_> {
     ) -> io::Result<(u64, u64)> {
         // Buffers sized for the text: a short record's pipeline would
         // otherwise allocate (and free) 40 KB.
-        let mut pipeline = Pipeline::with_room(fingerprinter, self.0.len());
-        pipeline.feed(self.0, sink);
-        Ok(pipeline.finish(sink))
+        Ok(Pipeline::with_room(fingerprinter, self.0.len()).run_whole(self.0, sink))
     }
 }
 

@@ -44,6 +44,29 @@ fn bytes_and_content_hash_describe_the_raw_input() {
     assert_eq!(got.content_hash, xxh3_64(text));
 }
 
+/// A buffer's content hash is taken in one call, a stream's chunk by
+/// chunk: they agree across xxh3's size classes (16, 128 and 240 bytes,
+/// then stripes of 64 and blocks of 1,024).
+#[test]
+fn a_buffer_and_a_stream_have_the_same_content_hash_at_every_size() {
+    let fp = Fingerprinter::new(FeatureOptions::default());
+    let text: Vec<u8> = (0..3000u32)
+        .map(|i| b"ab cd\n\xff"[(i * 3 % 7) as usize])
+        .collect();
+    for len in (0..=300).chain([1023, 1024, 1025, 2048, 2049, 3000]) {
+        let whole = fp.fingerprint_bytes(&text[..len]);
+        assert_eq!(whole.content_hash, xxh3_64(&text[..len]), "{len} bytes");
+        for size in [1, 7, 64, 100] {
+            let chunks = Chunked {
+                data: &text[..len],
+                size,
+            };
+            let streamed = fp.fingerprint_reader(chunks).unwrap();
+            assert_eq!(whole, streamed, "{len} bytes in chunks of {size}");
+        }
+    }
+}
+
 #[test]
 fn case_and_compatibility_forms_do_not_matter_by_default() {
     let fp = Fingerprinter::new(FeatureOptions::default());
