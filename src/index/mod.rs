@@ -144,7 +144,8 @@ impl Store {
         if !create && !path.exists() {
             return Err(Error::Data {
                 name: path.display().to_string(),
-                message: "no such index (create it with `simdup index add`)".to_string(),
+                message: "no such index (create it with `simdup index add --db FILE PATH...`)"
+                    .to_string(),
             });
         }
         let connection = Connection::open(path).map_err(|e| sql_error(path, e))?;

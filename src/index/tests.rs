@@ -123,6 +123,11 @@ fn a_missing_index_is_not_created_when_only_read() {
     let path = dir.path().join("none.db");
     let error = Store::open(&path, false).unwrap_err().to_string();
     assert!(error.contains("no such index"), "{error}");
+    // The hint is a command that works as written: `add` needs `--db`.
+    assert!(
+        error.contains("`simdup index add --db FILE PATH...`"),
+        "{error}"
+    );
     assert!(!path.exists());
 }
 
