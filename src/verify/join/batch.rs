@@ -306,6 +306,15 @@ impl<'a> SelfJoin<'a> {
             let high = entries.partition_point(|entry| (entry.at as usize) < at);
             for entry in &entries[low..high] {
                 let other = entry.at as usize;
+                let size = self.sizes[other];
+                let needed = overlap.least(x.len() + size);
+                // The tokens left of x cannot make up the overlap with a set
+                // this large, nor with the later ones (sets are in size
+                // order): none of them starts here, and one met before keeps
+                // its count and is decided by the bitmap and the merge.
+                if x.len() - i < needed {
+                    break;
+                }
                 let count = &mut scratch.overlap[other];
                 if *count == DEAD {
                     continue;
@@ -313,10 +322,9 @@ impl<'a> SelfJoin<'a> {
                 if *count == 0 {
                     scratch.touched.push(other);
                 }
-                let size = self.sizes[other];
                 // The overlap counted, this token and every one left.
                 let left = (x.len() - i).min(size - entry.position as usize);
-                if *count as usize + left >= overlap.least(x.len() + size) {
+                if *count as usize + left >= needed {
                     *count += 1;
                 } else {
                     *count = DEAD;

@@ -6,11 +6,15 @@
 //! global order. Two sets of sizes a <= b with Jaccard >= t share at least
 //! o = t (a + b) / (1 + t) tokens, so their first a - o + 1 tokens must
 //! meet. Only those prefixes are indexed and probed, rarest tokens first,
-//! so the posting lists read are short. Candidates are pruned by their
-//! sizes (b >= t a) and by position (the overlap counted so far plus the
-//! tokens left cannot reach o) and by a bitmap bound on their overlap, and
-//! each survivor is decided by the verification stage's exact merge
-//! (`decide`), so the Jaccard reported is the one verification gives.
+//! so the posting lists read are short. A probe of size a meets a set of
+//! size b within its first a - o(a, b) + 1 tokens, fewer as b grows: each
+//! later token reads only the sets small enough for the tokens left to
+//! reach their overlap (a length-dependent prefix). Candidates are pruned
+//! by their sizes (b >= t a) and by position (the overlap counted so far
+//! plus the tokens left cannot reach o) and by a bitmap bound on their
+//! overlap, and each survivor is decided by the verification stage's
+//! exact merge (`decide`), so the Jaccard reported is the one
+//! verification gives.
 //!
 //! Any fixed order gives the same pairs; rarest first only makes it fast.
 //! [`SelfJoin`] joins a whole collection, its tokens ranked by how many
