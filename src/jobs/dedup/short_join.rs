@@ -11,7 +11,9 @@ use crate::verify::join::{JoinScratch, Postings, Ranked, TokenOrder};
 /// The join of short texts may read this many postings, plus
 /// [`JOIN_POSTINGS_PER_SHORT_TEXT`] for each short text searched, before
 /// short texts are searched by fingerprint within k instead (about 1.5
-/// s, then a few microseconds a text). Every probe reads postings of kept
+/// s, then a few microseconds a text, when measured; since the probes
+/// skip the sizes their later tokens cannot reach, the same postings
+/// priced take about 0.75 of that). Every probe reads postings of kept
 /// texts that share a rare character pair, and a stream of one-line texts
 /// from a few dozen words makes that a share of all kept texts, so the
 /// join would cost the square of the stream. The 48,659 Debian package
