@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rayon::prelude::*;
 
 use super::super::{Verdict, decide};
-use super::{Bitmap, DEAD, Overlap, bitmap_bound, index_prefix, least_size, probe_prefix};
+use super::{Bitmap, Overlap, bitmap_bound, index_prefix, least_size, probe_prefix};
 use crate::fingerprint::Identity;
 
 /// Sets of token ranks, each sorted ascending (rarest first).
@@ -119,7 +119,7 @@ pub struct Joined {
 pub struct Join {
     /// Every pair at or above the threshold, by `(a, b)`.
     pub pairs: Vec<Joined>,
-    /// Candidates: pairs whose prefixes met, not ruled out by position
+    /// Candidates: pairs whose prefixes met within the position bounds
     /// (the bitmaps then rule out most before a merge).
     pub candidates: u64,
 }
@@ -165,7 +165,9 @@ fn bitmap(set: &[u32]) -> Bitmap {
 /// A probe's reusable memory: overlap counts by place in size order, and
 /// the places touched.
 struct Scratch {
-    overlap: Vec<u32>,
+    /// Whether each set was met by the probe.
+    met: Vec<bool>,
+    /// The sets met, in the order met.
     touched: Vec<usize>,
 }
 
@@ -220,7 +222,7 @@ impl<'a> SelfJoin<'a> {
 
     fn scratch(&self) -> Scratch {
         Scratch {
-            overlap: vec![0; self.order.len()],
+            met: vec![false; self.order.len()],
             touched: Vec::new(),
         }
     }
@@ -290,7 +292,7 @@ impl<'a> SelfJoin<'a> {
 
     /// Probes the set at place `at` against the sets before it, pushes the
     /// pairs it reaches the threshold with, and returns its candidates
-    /// (the sets its prefix met that position did not rule out).
+    /// (the sets its prefix met within the position bounds).
     fn probe(&self, at: usize, scratch: &mut Scratch, pairs: &mut Vec<Joined>) -> u64 {
         let t = self.threshold;
         let overlap = Overlap::new(t);
@@ -315,31 +317,22 @@ impl<'a> SelfJoin<'a> {
                 if x.len() - i < needed {
                     break;
                 }
-                let count = &mut scratch.overlap[other];
-                if *count == DEAD {
-                    continue;
-                }
-                if *count == 0 {
+                // Likewise a set whose token sits past its own size less
+                // `needed`: the ones it holds after it are further on
+                // still. Every posting read thus leaves at least `needed`
+                // tokens on both sides, so the position filter has nothing
+                // left to rule out: a set met is a candidate.
+                if entry.position as usize + needed <= size && !scratch.met[other] {
+                    scratch.met[other] = true;
                     scratch.touched.push(other);
-                }
-                // The overlap counted, this token and every one left.
-                let left = (x.len() - i).min(size - entry.position as usize);
-                if *count as usize + left >= needed {
-                    *count += 1;
-                } else {
-                    *count = DEAD;
                 }
             }
         }
-        let mut candidates = 0;
+        let candidates = scratch.touched.len() as u64;
         for &other in &scratch.touched {
             let size = self.sizes[other];
-            if scratch.overlap[other] != DEAD {
-                candidates += 1;
-            }
-            if scratch.overlap[other] != DEAD
-                && bitmap_bound(&self.bitmaps[at], &self.bitmaps[other], x.len() + size)
-                    >= overlap.least(x.len() + size)
+            if bitmap_bound(&self.bitmaps[at], &self.bitmaps[other], x.len() + size)
+                >= overlap.least(x.len() + size)
             {
                 let y = self.sets.get(self.order[other] as usize);
                 if let Verdict::Near(jaccard) = decide(x, y, t) {
@@ -351,7 +344,7 @@ impl<'a> SelfJoin<'a> {
                     });
                 }
             }
-            scratch.overlap[other] = 0;
+            scratch.met[other] = false;
         }
         scratch.touched.clear();
         candidates

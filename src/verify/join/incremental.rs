@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use crate::fingerprint::Identity;
 
-use super::{Bitmap, DEAD, Overlap, bitmap_bound, least_size, most_size, probe_prefix};
+use super::{Bitmap, Overlap, bitmap_bound, least_size, most_size, probe_prefix};
 
 /// The token order of a join that grows one set at a time.
 ///
@@ -152,7 +152,9 @@ impl TokenOrder {
 /// A probe's reusable memory.
 #[derive(Debug, Default)]
 pub struct JoinScratch {
-    counts: Vec<u32>,
+    /// Whether each held set was met by the probe.
+    met: Vec<bool>,
+    /// The places of the sets met, in the order met.
     touched: Vec<u32>,
 }
 
@@ -213,7 +215,7 @@ impl Postings {
         let size = set.len();
         let (least, most) = (least_size(size, t), most_size(size, t));
         let prefix = probe_prefix(size, t).saturating_sub(*unknown);
-        scratch.counts.resize(self.held.len(), 0);
+        scratch.met.resize(self.held.len(), false);
         for (k, &(_, hash)) in known[..prefix.min(known.len())].iter().enumerate() {
             let i = unknown + k;
             let Some(lists) = self.lists.get(&hash) else {
@@ -231,20 +233,18 @@ impl Postings {
                 if other_size > most || size - i < needed {
                     break;
                 }
+                // Likewise a set whose token sits past its own `last`: the
+                // ones it holds after it are further on still. Every
+                // posting read thus leaves at least `needed` tokens on both
+                // sides, so the position filter has nothing left to rule
+                // out: a set met is a candidate.
+                let Some(last) = other_size.checked_sub(needed) else {
+                    continue;
+                };
                 for &(place, position) in &list.entries {
-                    let count = &mut scratch.counts[place as usize];
-                    if *count == DEAD {
-                        continue;
-                    }
-                    if *count == 0 {
+                    if usize::from(position) <= last && !scratch.met[place as usize] {
+                        scratch.met[place as usize] = true;
                         scratch.touched.push(place);
-                    }
-                    // The overlap counted, this token and every one left.
-                    let left = (size - i).min(other_size - usize::from(position));
-                    if *count as usize + left >= needed {
-                        *count += 1;
-                    } else {
-                        *count = DEAD;
                     }
                 }
             }
@@ -252,12 +252,10 @@ impl Postings {
         let bitmap = hash_bitmap(set);
         let mut found = Vec::new();
         for &place in &scratch.touched {
-            let count = std::mem::take(&mut scratch.counts[place as usize]);
+            scratch.met[place as usize] = false;
             let (number, other_size, other) = self.held[place as usize];
             let other_size = usize::from(other_size);
-            if count != DEAD
-                && bitmap_bound(&bitmap, &other, size + other_size)
-                    >= overlap.least(size + other_size)
+            if bitmap_bound(&bitmap, &other, size + other_size) >= overlap.least(size + other_size)
             {
                 found.push(number);
             }

@@ -6,15 +6,17 @@
 //! global order. Two sets of sizes a <= b with Jaccard >= t share at least
 //! o = t (a + b) / (1 + t) tokens, so their first a - o + 1 tokens must
 //! meet. Only those prefixes are indexed and probed, rarest tokens first,
-//! so the posting lists read are short. A probe of size a meets a set of
-//! size b within its first a - o(a, b) + 1 tokens, fewer as b grows: each
-//! later token reads only the sets small enough for the tokens left to
-//! reach their overlap (a length-dependent prefix). Candidates are pruned
-//! by their sizes (b >= t a) and by position (the overlap counted so far
-//! plus the tokens left cannot reach o) and by a bitmap bound on their
-//! overlap, and each survivor is decided by the verification stage's
-//! exact merge (`decide`), so the Jaccard reported is the one
-//! verification gives.
+//! so the posting lists read are short. Candidates are pruned by their
+//! sizes (b >= t a) and by position: two sets meet within the first
+//! a - o + 1 tokens of the one and b - o + 1 of the other, and o grows
+//! with b, so each later token of a probe reads only the sets small
+//! enough for its tokens left to reach o (a length-dependent prefix), and
+//! passes over a posting whose set has fewer than o tokens left. The
+//! classic position filter (the overlap counted so far plus the tokens
+//! left) then has nothing to rule out. A bitmap bound on the overlap
+//! rules out most candidates, and each survivor is decided by the
+//! verification stage's exact merge (`decide`), so the Jaccard reported
+//! is the one verification gives.
 //!
 //! Any fixed order gives the same pairs; rarest first only makes it fast.
 //! [`SelfJoin`] joins a whole collection, its tokens ranked by how many
@@ -31,9 +33,6 @@ pub use incremental::{JoinScratch, Postings, Ranked, TokenOrder};
 /// Slack for rounding: every bound below is rounded so that it can only
 /// let more candidates through, never fewer.
 const SLACK: f64 = 1e-9;
-
-/// A candidate ruled out by position.
-const DEAD: u32 = u32::MAX;
 
 /// The least overlap two sets of sizes `a` and `b` need for Jaccard >= t.
 fn least_overlap(a: usize, b: usize, t: f64) -> usize {
