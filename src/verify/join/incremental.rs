@@ -154,8 +154,10 @@ impl TokenOrder {
 pub struct JoinScratch {
     /// Whether each held set was met by the probe.
     met: Vec<bool>,
-    /// The places of the sets met, in the order met.
+    /// The places of the sets met, in the order met (at the start).
     touched: Vec<u32>,
+    /// The least overlap with the probe, by the other set's size.
+    needed: Vec<usize>,
 }
 
 /// Sets added one at a time, indexed by their probe prefixes in a
@@ -215,7 +217,20 @@ impl Postings {
         let size = set.len();
         let (least, most) = (least_size(size, t), most_size(size, t));
         let prefix = probe_prefix(size, t).saturating_sub(*unknown);
-        scratch.met.resize(self.held.len(), false);
+        let JoinScratch {
+            met,
+            touched,
+            needed,
+        } = scratch;
+        met.resize(self.held.len(), false);
+        // Every set met is a distinct held one: room for all and one more,
+        // so each posting's set is written past the end and kept by moving
+        // the end, without a branch.
+        touched.resize(self.held.len() + 1, 0);
+        let mut touched_len = 0;
+        // The least overlap by the other set's size, from `least` on.
+        needed.clear();
+        needed.extend((least..=most).map(|other| overlap.least(size + other)));
         for (k, &(_, hash)) in known[..prefix.min(known.len())].iter().enumerate() {
             let i = unknown + k;
             let Some(lists) = self.lists.get(&hash) else {
@@ -224,13 +239,15 @@ impl Postings {
             let from = lists.partition_point(|list| usize::from(list.size) < least);
             for list in &lists[from..] {
                 let other_size = usize::from(list.size);
-                let needed = overlap.least(size + other_size);
                 // The tokens left of `set` cannot make up the overlap with
                 // a set this large (nor a larger one): none of them starts
-                // here, and one met before keeps its count and is decided
-                // by the bitmap and the merge. A probe's tokens thus see
+                // here, and one met before stays a candidate, for the
+                // bitmap and the merge to decide. A probe's tokens thus see
                 // fewer sizes as they go (the length-dependent prefix).
-                if other_size > most || size - i < needed {
+                let Some(&needed) = needed.get(other_size - least) else {
+                    break;
+                };
+                if size - i < needed {
                     break;
                 }
                 // Likewise a set whose token sits past its own `last`: the
@@ -242,25 +259,25 @@ impl Postings {
                     continue;
                 };
                 for &(place, position) in &list.entries {
-                    if usize::from(position) <= last && !scratch.met[place as usize] {
-                        scratch.met[place as usize] = true;
-                        scratch.touched.push(place);
-                    }
+                    let wanted = usize::from(position) <= last;
+                    let met = &mut met[place as usize];
+                    let new = wanted & !*met;
+                    *met |= wanted;
+                    touched[touched_len] = place;
+                    touched_len += usize::from(new);
                 }
             }
         }
         let bitmap = hash_bitmap(set);
         let mut found = Vec::new();
-        for &place in &scratch.touched {
-            scratch.met[place as usize] = false;
+        for &place in &touched[..touched_len] {
+            met[place as usize] = false;
             let (number, other_size, other) = self.held[place as usize];
             let other_size = usize::from(other_size);
-            if bitmap_bound(&bitmap, &other, size + other_size) >= overlap.least(size + other_size)
-            {
+            if bitmap_bound(&bitmap, &other, size + other_size) >= needed[other_size - least] {
                 found.push(number);
             }
         }
-        scratch.touched.clear();
         found.sort_unstable();
         found
     }
