@@ -56,10 +56,12 @@ where
                     if stopped.load(Ordering::Relaxed) {
                         return;
                     }
+                    let _stop = StopOnPanic { stopped, window };
                     // A failed send means the consumer stopped: nobody waits.
                     let _ = sender.send((index, work(item)));
                 });
         });
+        let _stop = StopOnPanic { stopped, window };
         let mut waiting = BTreeMap::new();
         let mut next = 0;
         'receive: for (index, result) in receiver {
@@ -184,6 +186,24 @@ fn batches<I: Iterator>(
         taken += batch.len();
         (!batch.is_empty()).then_some(batch)
     })
+}
+
+/// Stops a run when dropped by a panic (a bug: the work and the
+/// consumer return errors): the items' thread, waiting for the consumer
+/// or for the item that panicked, then ends and the panic reaches the
+/// caller, rather than every thread waiting on another for ever.
+struct StopOnPanic<'a> {
+    stopped: &'a AtomicBool,
+    window: &'a Window,
+}
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.stopped.store(true, Ordering::Relaxed);
+            self.window.consumed(usize::MAX);
+        }
+    }
 }
 
 /// How far ahead of the consumer the workers may start items.
@@ -388,5 +408,67 @@ mod tests {
         assert_eq!(consumed, 10);
         // Workers run ahead of the consumer a little, never through it all.
         assert!(worked.load(Ordering::Relaxed) < items.len());
+    }
+
+    /// Runs `run` on a thread of its own: whether it panicked, or `None`
+    /// when it has not ended after a minute (its threads wait on each
+    /// other).
+    fn panicked_within_a_minute(run: impl FnOnce() + Send + 'static) -> Option<bool> {
+        let (done, ended) = mpsc::channel();
+        std::thread::spawn(move || {
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run));
+            let _ = done.send(result.is_err());
+        });
+        ended.recv_timeout(std::time::Duration::from_secs(60)).ok()
+    }
+
+    // A bug that panics in the work or in the consumer ends the run with
+    // its panic, rather than leaving the items' thread waiting for an item
+    // that never comes, or for a consumer that is gone.
+    #[test]
+    fn a_panic_in_the_work_or_in_the_consumer_ends_the_run() {
+        let in_the_work = panicked_within_a_minute(|| {
+            for_each_ordered(
+                0..100_000u32,
+                |i| {
+                    assert_ne!(i, 10, "a bug in the work");
+                    i
+                },
+                |_, _| ControlFlow::Continue(()),
+            );
+        });
+        assert_eq!(in_the_work, Some(true));
+        let in_the_consumer = panicked_within_a_minute(|| {
+            for_each_ordered(
+                0..100_000u32,
+                |i| i,
+                |index, _| {
+                    assert_ne!(index, 10, "a bug in the consumer");
+                    ControlFlow::Continue(())
+                },
+            );
+        });
+        assert_eq!(in_the_consumer, Some(true));
+        // The same in batches, the stream on a thread of its own.
+        for (work_at, consumer_at, ahead) in [(5, u32::MAX, Ahead::Few), (u32::MAX, 5, Ahead::Far)]
+        {
+            let in_batches = panicked_within_a_minute(move || {
+                for_each_ordered_chunked(
+                    0..100_000u32,
+                    16,
+                    ahead,
+                    |_| 0,
+                    |i| {
+                        assert_ne!(i, work_at, "a bug in the work");
+                        i
+                    },
+                    |index, _| {
+                        assert_ne!(index as u32, consumer_at, "a bug in the consumer");
+                        ControlFlow::Continue(())
+                    },
+                );
+            });
+            assert_eq!(in_batches, Some(true), "{work_at} {consumer_at}");
+        }
     }
 }
