@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rayon::prelude::*;
 
 use super::super::{Verdict, decide};
-use super::{Bitmap, Overlap, bitmap_bound, index_prefix, least_size, probe_prefix};
+use super::{Bitmap, DEAD, Overlap, bitmap_bound, index_prefix, least_size, probe_prefix};
 use crate::fingerprint::Identity;
 
 /// Sets of token ranks, each sorted ascending (rarest first).
@@ -119,7 +119,7 @@ pub struct Joined {
 pub struct Join {
     /// Every pair at or above the threshold, by `(a, b)`.
     pub pairs: Vec<Joined>,
-    /// Candidates: pairs whose prefixes met within the position bounds
+    /// Candidates: pairs whose prefixes met, not ruled out by position
     /// (the bitmaps then rule out most before a merge).
     pub candidates: u64,
 }
@@ -165,9 +165,7 @@ fn bitmap(set: &[u32]) -> Bitmap {
 /// A probe's reusable memory: overlap counts by place in size order, and
 /// the places touched.
 struct Scratch {
-    /// Whether each set was met by the probe.
-    met: Vec<bool>,
-    /// The sets met, in the order met.
+    overlap: Vec<u32>,
     touched: Vec<usize>,
 }
 
@@ -222,7 +220,7 @@ impl<'a> SelfJoin<'a> {
 
     fn scratch(&self) -> Scratch {
         Scratch {
-            met: vec![false; self.order.len()],
+            overlap: vec![0; self.order.len()],
             touched: Vec::new(),
         }
     }
@@ -292,7 +290,7 @@ impl<'a> SelfJoin<'a> {
 
     /// Probes the set at place `at` against the sets before it, pushes the
     /// pairs it reaches the threshold with, and returns its candidates
-    /// (the sets its prefix met within the position bounds).
+    /// (the sets its prefix met that position did not rule out).
     fn probe(&self, at: usize, scratch: &mut Scratch, pairs: &mut Vec<Joined>) -> u64 {
         let t = self.threshold;
         let overlap = Overlap::new(t);
@@ -308,31 +306,32 @@ impl<'a> SelfJoin<'a> {
             let high = entries.partition_point(|entry| (entry.at as usize) < at);
             for entry in &entries[low..high] {
                 let other = entry.at as usize;
-                let size = self.sizes[other];
-                let needed = overlap.least(x.len() + size);
-                // The tokens left of x cannot make up the overlap with a set
-                // this large, nor with the later ones (sets are in size
-                // order): none of them starts here, and one met before keeps
-                // its count and is decided by the bitmap and the merge.
-                if x.len() - i < needed {
-                    break;
+                let count = &mut scratch.overlap[other];
+                if *count == DEAD {
+                    continue;
                 }
-                // Likewise a set whose token sits past its own size less
-                // `needed`: the ones it holds after it are further on
-                // still. Every posting read thus leaves at least `needed`
-                // tokens on both sides, so the position filter has nothing
-                // left to rule out: a set met is a candidate.
-                if entry.position as usize + needed <= size && !scratch.met[other] {
-                    scratch.met[other] = true;
+                if *count == 0 {
                     scratch.touched.push(other);
+                }
+                let size = self.sizes[other];
+                // The overlap counted, this token and every one left.
+                let left = (x.len() - i).min(size - entry.position as usize);
+                if *count as usize + left >= overlap.least(x.len() + size) {
+                    *count += 1;
+                } else {
+                    *count = DEAD;
                 }
             }
         }
-        let candidates = scratch.touched.len() as u64;
+        let mut candidates = 0;
         for &other in &scratch.touched {
             let size = self.sizes[other];
-            if bitmap_bound(&self.bitmaps[at], &self.bitmaps[other], x.len() + size)
-                >= overlap.least(x.len() + size)
+            if scratch.overlap[other] != DEAD {
+                candidates += 1;
+            }
+            if scratch.overlap[other] != DEAD
+                && bitmap_bound(&self.bitmaps[at], &self.bitmaps[other], x.len() + size)
+                    >= overlap.least(x.len() + size)
             {
                 let y = self.sets.get(self.order[other] as usize);
                 if let Verdict::Near(jaccard) = decide(x, y, t) {
@@ -344,7 +343,7 @@ impl<'a> SelfJoin<'a> {
                     });
                 }
             }
-            scratch.met[other] = false;
+            scratch.overlap[other] = 0;
         }
         scratch.touched.clear();
         candidates

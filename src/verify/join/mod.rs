@@ -7,16 +7,23 @@
 //! o = t (a + b) / (1 + t) tokens, so their first a - o + 1 tokens must
 //! meet. Only those prefixes are indexed and probed, rarest tokens first,
 //! so the posting lists read are short. Candidates are pruned by their
-//! sizes (b >= t a) and by position: two sets meet within the first
-//! a - o + 1 tokens of the one and b - o + 1 of the other, and o grows
-//! with b, so each later token of a probe reads only the sets small
-//! enough for its tokens left to reach o (a length-dependent prefix), and
-//! passes over a posting whose set has fewer than o tokens left. The
-//! classic position filter (the overlap counted so far plus the tokens
-//! left) then has nothing to rule out. A bitmap bound on the overlap
-//! rules out most candidates, and each survivor is decided by the
-//! verification stage's exact merge (`decide`), so the Jaccard reported
-//! is the one verification gives.
+//! sizes (b >= t a) and by position, then by a bitmap bound on their
+//! overlap, and each survivor is decided by the verification stage's
+//! exact merge (`decide`), so the Jaccard reported is the one
+//! verification gives.
+//!
+//! By position, two ways. [`SelfJoin`] drops a candidate whose counted
+//! overlap plus the tokens left after a match cannot reach o (the
+//! positional filter of PPJoin); the scan prices a join by the candidates
+//! it leaves, in a sample (src/jobs/scan/joined.rs). [`Postings`] reads
+//! less: two sets meet within the first a - o + 1 tokens of the one and
+//! b - o + 1 of the other, and o grows with b, so each later token of a
+//! probe reads only the sets small enough for its tokens left to reach o
+//! (a length-dependent prefix) and passes over a posting whose set has
+//! fewer than o tokens left; the counted filter then has nothing left to
+//! rule out, and a probe only marks the sets it meets. It leaves more
+//! candidates for the bitmap bound, which is why the batch join, whose
+//! candidates price it, keeps the counted filter.
 //!
 //! Any fixed order gives the same pairs; rarest first only makes it fast.
 //! [`SelfJoin`] joins a whole collection, its tokens ranked by how many
@@ -33,6 +40,9 @@ pub use incremental::{JoinScratch, Postings, Ranked, TokenOrder};
 /// Slack for rounding: every bound below is rounded so that it can only
 /// let more candidates through, never fewer.
 const SLACK: f64 = 1e-9;
+
+/// A candidate ruled out by position.
+const DEAD: u32 = u32::MAX;
 
 /// The least overlap two sets of sizes `a` and `b` need for Jaccard >= t.
 fn least_overlap(a: usize, b: usize, t: f64) -> usize {
