@@ -222,11 +222,18 @@ impl Postings {
             touched,
             needed,
         } = scratch;
-        met.resize(self.held.len(), false);
+        // Grown, never shrunk: one scratch probes postings of different
+        // sizes in turn (the main and the in-block ones), and shrinking
+        // would zero the difference again at every turn.
+        if met.len() < self.held.len() {
+            met.resize(self.held.len(), false);
+        }
         // Every set met is a distinct held one: room for all and one more,
         // so each posting's set is written past the end and kept by moving
         // the end, without a branch.
-        touched.resize(self.held.len() + 1, 0);
+        if touched.len() <= self.held.len() {
+            touched.resize(self.held.len() + 1, 0);
+        }
         let mut touched_len = 0;
         // The least overlap by the other set's size, from `least` on.
         needed.clear();
