@@ -251,6 +251,8 @@ impl Postings {
                 // here, and one met before stays a candidate, for the
                 // bitmap and the merge to decide. A probe's tokens thus see
                 // fewer sizes as they go (the length-dependent prefix).
+                // (`needed` ends at `most`: larger sets cannot reach the
+                // threshold at all.)
                 let Some(&needed) = needed.get(other_size - least) else {
                     break;
                 };
