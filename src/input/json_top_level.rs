@@ -115,12 +115,10 @@ impl<'a> Reader<'a> {
     fn string(&mut self, mut out: Option<&mut Vec<u8>>) -> Option<()> {
         self.expect(b'"')?;
         loop {
-            let rest = &self.bytes[self.at..];
-            let run = find_special(rest)?;
-            if let Some(out) = out.as_deref_mut() {
-                out.extend_from_slice(&rest[..run]);
+            match out.as_deref_mut() {
+                Some(out) => self.copy_plain(out)?,
+                None => self.at += find_special(&self.bytes[self.at..])?,
             }
-            self.at += run;
             match self.next()? {
                 b'"' => return Some(()),
                 b'\\' => {
@@ -133,6 +131,33 @@ impl<'a> Reader<'a> {
                 _ => return None, // a control character
             }
         }
+    }
+
+    /// Copies the run of plain string characters from here to `out`,
+    /// stopping at the byte that ends it ([`find_special`]'s test, fused
+    /// with the copy: escaped newlines cut JSON texts into runs of a line,
+    /// and a copy call each cost more than the copy).
+    fn copy_plain(&mut self, out: &mut Vec<u8>) -> Option<()> {
+        let mut words = self.bytes[self.at..].chunks_exact(8);
+        for word in words.by_ref() {
+            let word: [u8; 8] = word.try_into().expect("eight bytes");
+            let flags = special_flags(u64::from_le_bytes(word));
+            if flags != 0 {
+                let run = flags.trailing_zeros() as usize / 8;
+                out.extend_from_slice(&word[..run]);
+                self.at += run;
+                return Some(());
+            }
+            out.extend_from_slice(&word);
+            self.at += 8;
+        }
+        let rest = words.remainder();
+        let run = rest
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+        out.extend_from_slice(&rest[..run]);
+        self.at += run;
+        Some(())
     }
 
     /// The escape after a backslash, decoded (as UTF-8, in `utf8`). A
@@ -307,21 +332,26 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// The high bit of each byte of `word` (little-endian) that ends a run of
+/// plain string characters; exact for the lowest such byte, which is all
+/// the callers read (borrows only run upward).
+fn special_flags(word: u64) -> u64 {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    let zero_in = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
+    zero_in(word ^ (ONES * u64::from(b'"')))
+        | zero_in(word ^ (ONES * u64::from(b'\\')))
+        | (word.wrapping_sub(ONES * 0x20) & !word & HIGHS)
+}
+
 /// The offset of the first byte of `bytes` that ends a run of plain string
 /// characters: a quote, a backslash or a control character (below 0x20);
 /// eight bytes at a time.
 fn find_special(bytes: &[u8]) -> Option<usize> {
-    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
     let mut at = 0;
     let mut words = bytes.chunks_exact(8);
     for word in words.by_ref() {
-        let word = u64::from_le_bytes(word.try_into().expect("eight bytes"));
-        let zero_in = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
-        // The lowest flag of each test is exact (borrows only run upward).
-        let flags = zero_in(word ^ (ONES * u64::from(b'"')))
-            | zero_in(word ^ (ONES * u64::from(b'\\')))
-            | (word.wrapping_sub(ONES * 0x20) & !word & HIGHS);
+        let flags = special_flags(u64::from_le_bytes(word.try_into().expect("eight bytes")));
         if flags != 0 {
             return Some(at + flags.trailing_zeros() as usize / 8);
         }
@@ -415,6 +445,21 @@ mod tests {
             "]".repeat(100)
         );
         assert_eq!(read_str(&deep, None), None);
+    }
+
+    #[test]
+    fn copies_a_text_whose_escape_falls_anywhere_in_a_word() {
+        for len in 0..20 {
+            for at in 0..=len {
+                let plain: String = (0..len).map(|i| char::from(b'a' + i as u8)).collect();
+                let (before, after) = plain.split_at(at);
+                let line = format!(r#"{{"text":"{before}\n{after}"}}"#);
+                let expected = format!("{before}\n{after}");
+                assert_eq!(read_str(&line, None), Some((expected, None)), "{line}");
+                let line = format!(r#"{{"text":"{plain}"}}"#);
+                assert_eq!(read_str(&line, None), Some((plain.clone(), None)));
+            }
+        }
     }
 
     #[test]
