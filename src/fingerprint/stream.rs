@@ -69,13 +69,19 @@ impl<'a> Pipeline<'a> {
     }
 
     /// Runs a whole document held in memory; returns what
-    /// [`Pipeline::finish`] does. Its content hash is taken in one call:
-    /// the streaming hasher copies what it is fed, which cost 1% of a
-    /// JSON Lines scan.
-    pub(crate) fn run_whole(mut self, bytes: &[u8], sink: &mut impl FeatureSink) -> (u64, u64) {
+    /// [`Pipeline::finish`] does. Its content hash is `content_hash`
+    /// when the caller knows it, else taken in one call: the streaming
+    /// hasher copies what it is fed, which cost 1% of a JSON Lines scan.
+    pub(crate) fn run_whole(
+        mut self,
+        bytes: &[u8],
+        content_hash: Option<u64>,
+        sink: &mut impl FeatureSink,
+    ) -> (u64, u64) {
         self.feed_features(bytes, sink);
         self.finish_features(sink);
-        (bytes.len() as u64, xxh3_64(bytes))
+        let content_hash = content_hash.unwrap_or_else(|| xxh3_64(bytes));
+        (bytes.len() as u64, content_hash)
     }
 
     /// Feeds a chunk to the stages that find features.

@@ -13,11 +13,12 @@ use std::collections::HashMap;
 use super::{Outcome, Record};
 use crate::fingerprint::Identity;
 
-/// Measures each record of `items` with `measure`, in order, once per
-/// distinct text; `X` rides along (a record's place in its block).
+/// Measures each record of `items` with `measure` (given the text and
+/// its xxh3-64), in order, once per distinct text; `X` rides along (a
+/// record's place in its block).
 pub(crate) fn measure_once<X, T: Clone>(
     items: Vec<(Outcome<Record>, X)>,
-    mut measure: impl FnMut(&[u8]) -> T,
+    mut measure: impl FnMut(&[u8], u64) -> T,
 ) -> Vec<(Outcome<(Record, T)>, X)> {
     // The first record with each hash of its text, by its place in `measured`.
     let mut first: HashMap<u64, usize, Identity> = HashMap::default();
@@ -38,7 +39,7 @@ pub(crate) fn measure_once<X, T: Clone>(
             let measure = copy.unwrap_or_else(|| {
                 // A text whose hash another took is measured every time.
                 first.entry(key).or_insert(at);
-                measure(&record.text)
+                measure(&record.text, key)
             });
             (record, measure)
         });
@@ -75,7 +76,8 @@ mod tests {
             (record(6, "b line"), 60),
         ];
         let mut calls = Vec::new();
-        let measured = measure_once(items, |text| {
+        let measured = measure_once(items, |text, hash| {
+            assert_eq!(hash, xxhash_rust::xxh3::xxh3_64(text));
             calls.push(text.to_vec());
             text.len() * 100 + usize::from(text[0])
         });

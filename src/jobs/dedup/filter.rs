@@ -181,14 +181,17 @@ impl Measure {
 
     /// Fingerprints one record's text.
     pub fn measure(&self, text: Vec<u8>) -> Measured {
-        let (words, short) = self.measure_text(&text);
+        let (words, short) = self.measure_text(&text, xxhash_rust::xxh3::xxh3_64(&text));
         Measured::of_record(text, words, short)
     }
 
     /// What a record's text measures: the fingerprint of its features and,
     /// for a short text, its character pairs' fingerprint and sketch.
-    pub fn measure_text(&self, text: &[u8]) -> (Fingerprint, Option<ShortText>) {
-        let words = self.fingerprinter.fingerprint_bytes(text);
+    /// `content_hash` is the text's xxh3-64.
+    pub fn measure_text(&self, text: &[u8], content_hash: u64) -> (Fingerprint, Option<ShortText>) {
+        let words = self
+            .fingerprinter
+            .fingerprint_bytes_hashed(text, content_hash);
         let short = match &self.short {
             // The set is dropped: blocks in flight hold only the sketch.
             Some(short) if words.features >= self.min_features.max(1) => short_text(short, text)

@@ -262,7 +262,7 @@ fn dedup_blocks_with_radii<R: Read + Send>(
             let offset = block.offset();
             let (bytes, items) = block.parse_raw();
             let prepared: Vec<(Prepared, std::ops::Range<usize>)> =
-                measure_once(items, |text| measure.measure_text(text))
+                measure_once(items, |text, hash| measure.measure_text(text, hash))
                     .into_iter()
                     .map(|(outcome, range)| {
                         let prepared = outcome.map(|(record, (words, short))| {

@@ -204,8 +204,10 @@ pub fn collect_records<R: Read + Send>(
     for_each_ordered(
         blocks,
         |block| {
-            let measure = |text: &[u8]| {
-                let fingerprint = measures.fingerprinter.fingerprint_bytes(text);
+            let measure = |text: &[u8], content_hash| {
+                let fingerprint = measures
+                    .fingerprinter
+                    .fingerprint_bytes_hashed(text, content_hash);
                 (fingerprint, measures.short_text(Some(text)))
             };
             measure_once(block.parse_located(), measure)
