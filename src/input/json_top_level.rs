@@ -125,7 +125,10 @@ impl<'a> Reader<'a> {
                     let mut utf8 = [0; 4];
                     let decoded = self.escape(&mut utf8)?;
                     if let Some(out) = out.as_deref_mut() {
-                        out.extend_from_slice(decoded);
+                        match *decoded {
+                            [byte] => out.push(byte), // the usual `\n`, without a copy call
+                            _ => out.extend_from_slice(decoded),
+                        }
                     }
                 }
                 _ => return None, // a control character
@@ -143,8 +146,12 @@ impl<'a> Reader<'a> {
             let word: [u8; 8] = word.try_into().expect("eight bytes");
             let flags = special_flags(u64::from_le_bytes(word));
             if flags != 0 {
+                // The whole word and back: a copy of a length known only
+                // here would be a call.
                 let run = flags.trailing_zeros() as usize / 8;
-                out.extend_from_slice(&word[..run]);
+                let end = out.len() + run;
+                out.extend_from_slice(&word);
+                out.truncate(end);
                 self.at += run;
                 return Some(());
             }
