@@ -149,15 +149,25 @@ impl TokenOrder {
     }
 }
 
+/// A probe that met at least one set per this many words of the bitmap
+/// of sets met decides them by a sweep of that bitmap, in place order.
+const SWEEP_AT: usize = 16;
+
 /// A probe's reusable memory.
 #[derive(Debug, Default)]
 pub struct JoinScratch {
-    /// Whether each held set was met by the probe.
-    met: Vec<bool>,
+    /// Whether each held set was met by the probe, a bit each (so that
+    /// 300,000 sets fit the first-level cache).
+    met: Vec<u64>,
     /// The places of the sets met, in the order met (at the start).
     touched: Vec<u32>,
     /// The least overlap with the probe, by the other set's size.
     needed: Vec<usize>,
+    /// Decide the sets met by a sweep (`Some(true)`) or from the list
+    /// of places (`Some(false)`) whatever their number, so tests hold
+    /// the two to the same answer.
+    #[cfg(test)]
+    pub(super) sweep: Option<bool>,
 }
 
 /// Sets added one at a time, indexed by their probe prefixes in a
@@ -217,16 +227,19 @@ impl Postings {
         let size = set.len();
         let (least, most) = (least_size(size, t), most_size(size, t));
         let prefix = probe_prefix(size, t).saturating_sub(*unknown);
+        #[cfg(test)]
+        let forced = scratch.sweep;
         let JoinScratch {
             met,
             touched,
             needed,
+            ..
         } = scratch;
         // Grown, never shrunk: one scratch probes postings of different
         // sizes in turn (the main and the in-block ones), and shrinking
         // would zero the difference again at every turn.
-        if met.len() < self.held.len() {
-            met.resize(self.held.len(), false);
+        if met.len() < self.held.len().div_ceil(64) {
+            met.resize(self.held.len().div_ceil(64), 0);
         }
         // Every set met is a distinct held one: room for all and one more,
         // so each posting's set is written past the end and kept by moving
@@ -268,10 +281,11 @@ impl Postings {
                     continue;
                 };
                 for &(place, position) in &list.entries {
-                    let wanted = usize::from(position) <= last;
-                    let met = &mut met[place as usize];
-                    let new = wanted & !*met;
-                    *met |= wanted;
+                    let wanted = u64::from(usize::from(position) <= last);
+                    let word = &mut met[place as usize / 64];
+                    let bit = wanted << (place % 64);
+                    let new = bit & !*word != 0;
+                    *word |= bit;
                     touched[touched_len] = place;
                     touched_len += usize::from(new);
                 }
@@ -279,12 +293,34 @@ impl Postings {
         }
         let bitmap = hash_bitmap(set);
         let mut found = Vec::new();
-        for &place in &touched[..touched_len] {
-            met[place as usize] = false;
-            let (number, other_size, other) = self.held[place as usize];
+        let mut decide = |place: usize| {
+            let (number, other_size, other) = self.held[place];
             let other_size = usize::from(other_size);
             if bitmap_bound(&bitmap, &other, size + other_size) >= needed[other_size - least] {
                 found.push(number);
+            }
+        };
+        let words = self.held.len().div_ceil(64);
+        let sweep = touched_len * SWEEP_AT >= words;
+        #[cfg(test)]
+        let sweep = forced.unwrap_or(sweep);
+        if !sweep {
+            for &place in &touched[..touched_len] {
+                // Every bit set is a place touched: its whole word clears.
+                met[place as usize / 64] = 0;
+                decide(place as usize);
+            }
+        } else {
+            // Many met: the held sets are read in place order (a sweep
+            // of the bits), so the reads run forward instead of jumping
+            // (on crowded short texts a probe met a third of all sets,
+            // and these reads missed the cache: 40% of the probe).
+            for (at, word) in met[..words].iter_mut().enumerate() {
+                let mut bits = std::mem::take(word);
+                while bits != 0 {
+                    decide(at * 64 + bits.trailing_zeros() as usize);
+                    bits &= bits - 1;
+                }
             }
         }
         found.sort_unstable();

@@ -94,6 +94,14 @@ proptest! {
             let ranked = order.ranked(set);
             let mut proposed = main.candidates(set, &ranked, &mut scratch);
             proposed.extend(recent.candidates(set, &ranked, &mut scratch));
+            // The sets met are decided the same way by either path.
+            for sweep in [false, true] {
+                let mut forced = JoinScratch::default();
+                forced.sweep = Some(sweep);
+                let mut again = main.candidates(set, &ranked, &mut forced);
+                again.extend(recent.candidates(set, &ranked, &mut forced));
+                prop_assert_eq!(&again, &proposed);
+            }
             for (earlier, other) in sets[..number].iter().enumerate() {
                 if !set.is_empty() && !other.is_empty()
                     && crate::fingerprint::jaccard(set, other) >= t
