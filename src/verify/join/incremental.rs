@@ -156,8 +156,8 @@ const SWEEP_AT: usize = 16;
 /// A probe's reusable memory.
 #[derive(Debug, Default)]
 pub struct JoinScratch {
-    /// Whether each held set was met by the probe, a bit each (so that
-    /// 300,000 sets fit the first-level cache).
+    /// Whether each held set was met by the probe, a bit each (300,000
+    /// sets in 37 KB), so that a sweep finds them in place order.
     met: Vec<u64>,
     /// The places of the sets met, in the order met (at the start).
     touched: Vec<u32>,
