@@ -471,7 +471,8 @@ proptest! {
             "", "{", "}", "[", "]", ":", ",", "\"", "\\", "0", ".", "e", "-", " ", "\u{1}", "\u{e9}",
         ]))),
         with_id in any::<bool>(),
-        text in "[ -~\u{e9}\u{1F600}\n\t]{0,12}",
+        // Long enough to cross the one-pass reader's blocks of 32 bytes.
+        text in "[ -~\u{e9}\u{1F600}\n\t]{0,80}",
         id in prop_oneof!["[a-z0-9/]{0,6}".prop_map(|s| format!("{s:?}")), (1u64..1 << 40).prop_map(|n| n.to_string())],
     ) {
         let options = RecordOptions {
