@@ -36,6 +36,7 @@ pub use simhash::Accumulator;
 pub use weights::{MAX_WEIGHT, TokenSet, Vocabulary};
 
 pub(crate) use stream::Identity;
+pub(crate) use tokenize::mask_of_flags;
 
 use sdr::{SdrSums, select_top};
 use shingle::FeatureSink;

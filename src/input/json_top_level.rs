@@ -348,20 +348,15 @@ fn is_special(byte: u8) -> bool {
 const PLAIN_BLOCK: usize = 32;
 
 /// Bit k set when byte k of `block` ends a run of plain string
-/// characters: flags the compiler vectorises, packed eight at a time.
+/// characters: flags the compiler vectorises, packed as the tokenizer
+/// packs its own.
 #[inline(always)]
 fn special_mask(block: &[u8; PLAIN_BLOCK]) -> u64 {
     let mut flags = [0u8; PLAIN_BLOCK];
     for (flag, &byte) in flags.iter_mut().zip(block) {
         *flag = u8::from(is_special(byte));
     }
-    let mut mask = 0;
-    for (k, eight) in flags.chunks_exact(8).enumerate() {
-        let eight = u64::from_le_bytes(eight.try_into().expect("eight flags"));
-        // Each 0/1 byte's bit to the top byte, byte k to bit k.
-        mask |= (eight.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
-    }
-    mask
+    crate::fingerprint::mask_of_flags(&flags)
 }
 
 /// The offset of the first byte of `bytes` that ends a run of plain string

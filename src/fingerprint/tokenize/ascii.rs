@@ -78,6 +78,14 @@ fn low_bits(n: usize) -> u64 {
 #[inline(always)]
 fn byte_mask(bytes: &[u8; BLOCK + COPY], test: impl Fn(u8) -> bool) -> u64 {
     let flags: [u8; BLOCK] = std::array::from_fn(|k| u8::from(test(bytes[k])));
+    mask_of_flags(&flags)
+}
+
+/// Bit k set when `flags[k]` is 1 (each flag 0 or 1, at most 64 of
+/// them), packed eight at a time: for flags computed without branches,
+/// which the compiler vectorises (the JSON Lines reader's too).
+#[inline(always)]
+pub(crate) fn mask_of_flags<const N: usize>(flags: &[u8; N]) -> u64 {
     let mut mask = 0u64;
     for (k, eight) in flags.chunks_exact(8).enumerate() {
         let mut word = [0u8; 8];

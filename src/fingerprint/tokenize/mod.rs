@@ -23,6 +23,7 @@ mod ascii;
 mod chars;
 mod words;
 
+pub(crate) use ascii::mask_of_flags;
 use unicode_normalization::char::is_combining_mark;
 
 use super::normalize::Casing;
