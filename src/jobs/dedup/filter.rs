@@ -24,7 +24,7 @@
 //! 4 bytes of length; a digest table slot (12 bytes, at most 7/8 full); one
 //! [`Index`](super::index::Index) entry by word fingerprint (12 bytes per table, k + 1 to
 //! k + 4 tables: 84 to 120 bytes at k = 6); for a short text,
-//! while the join lasts, 8 bytes per character pair of its join prefix
+//! while the join lasts, 16 bytes per character pair of its join prefix
 //! (about a fifth of them at 0.8, plus one) and 56 more, and after it one
 //! more [`Index`](super::index::Index) entry by character-pair fingerprint; the sketch of
 //! its character pairs (16 bytes, src/verify/sketch.rs), which turns

@@ -21,9 +21,11 @@
 //! probe reads only the sets small enough for its tokens left to reach o
 //! (a length-dependent prefix) and passes over a posting whose set has
 //! fewer than o tokens left; the counted filter then has nothing left to
-//! rule out, and a probe only marks the sets it meets. It leaves more
-//! candidates for the bitmap bound, which is why the batch join, whose
-//! candidates price it, keeps the counted filter.
+//! rule out, and a probe only marks the sets it meets (each posting
+//! carries its set's tokens hashed to 64 bits, whose bound rules out most
+//! of them before they are marked). It leaves more candidates for the
+//! bitmap bound, which is why the batch join, whose candidates price it,
+//! keeps the counted filter.
 //!
 //! Any fixed order gives the same pairs; rarest first only makes it fast.
 //! [`SelfJoin`] joins a whole collection, its tokens ranked by how many
