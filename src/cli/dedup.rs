@@ -11,7 +11,9 @@ use super::Finished;
 use super::args::{FeatureArgs, RecordArgs, WalkArgs};
 use simdup::diag::Diagnostics;
 use simdup::input::{PathSeparator, RecordFormat, RecordOptions};
-use simdup::jobs::dedup::{DedupOptions, DedupStats, Files, Keep, Output, RecordName};
+use simdup::jobs::dedup::{
+    DedupOptions, DedupStats, Files, Keep, Output, RecordName, short_join::STAGE_CAPS,
+};
 
 /// Which copy survives, as typed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -373,15 +375,10 @@ fn write_summary(
         "within k = {chars} (expected recall {:.3} at the threshold)",
         recall(chars)
     );
-    // Short texts are joined exactly unless the join cost too much.
-    let short = match stats.join_stopped_after {
-        Some(0) => format!("short texts {chars_within}"),
-        None => "short texts every pair (exact join)".to_string(),
-        Some(after) => format!(
-            "short texts every pair for the first {after}, then {chars_within} (the join cost \
-             too much)"
-        ),
-    };
+    let short = format!(
+        "short texts {}",
+        short_text_search(&stats.join_stage_ends, &chars_within)
+    );
     let rule = match (stats.short_texts, stats.long_texts) {
         (0, _) => within,
         (_, 0) => short,
@@ -394,6 +391,39 @@ fn write_summary(
         stats.seconds,
         counted(stats.candidates, "candidate"),
     )
+}
+
+/// How short texts were searched: by the exact join for the first
+/// `stage_ends[0]`, then within k (`within`) and by each later stage of
+/// the join while it lasted (`stage_ends`: how many had been searched when
+/// each stage ended).
+fn short_text_search(stage_ends: &[u64], within: &str) -> String {
+    let Some(&exact_end) = stage_ends.first() else {
+        return "every pair (exact join)".to_string();
+    };
+    let mut how = within.to_string();
+    for (stage, &cap) in STAGE_CAPS.iter().enumerate().skip(1) {
+        let Some(&from) = stage_ends.get(stage - 1) else {
+            break;
+        };
+        let to = stage_ends.get(stage).copied();
+        if to.is_some_and(|to| to <= from) {
+            continue; // it searched none
+        }
+        match cap {
+            1 => how.push_str(" and by a join on their rarest character pair"),
+            _ => how.push_str(&format!(
+                " and by a join on their rarest {cap} character pairs"
+            )),
+        }
+        if let Some(to) = to {
+            how.push_str(&format!(" to {to}"));
+        }
+    }
+    if exact_end == 0 {
+        return how;
+    }
+    format!("every pair for the first {exact_end}, then {how} (the exact join cost too much)")
 }
 
 /// `1 record`, `2 records`.
@@ -449,25 +479,64 @@ mod tests {
             ),
             "{text}"
         );
-        // Short texts only, their join given up: no word about the others.
+        // Short texts only, every stage of their join given up: no word
+        // about the others.
         let short = DedupStats {
             short_texts: 10,
             long_texts: 0,
-            join_stopped_after: Some(4),
+            join_stage_ends: vec![4, 9],
             ..stats.clone()
         };
         let text = summary(&short);
         assert!(
             text.contains(
-                "short texts every pair for the first 4, then within k = 8 (expected recall \
-                 0.351 at the threshold) (the join cost too much);"
+                "short texts every pair for the first 4, then within k = 8 (expected recall 0.351 \
+                 at the threshold) and by a join on their rarest character pair to 9 (the exact \
+                 join cost too much);"
             ),
+            "{text}"
+        );
+        // The last stage of the join lasted.
+        let capped = DedupStats {
+            join_stage_ends: vec![4],
+            ..short.clone()
+        };
+        let text = summary(&capped);
+        assert!(
+            text.contains(
+                "short texts every pair for the first 4, then within k = 8 (expected recall 0.351 \
+                 at the threshold) and by a join on their rarest character pair (the exact join \
+                 cost too much);"
+            ),
+            "{text}"
+        );
+        // A stage that searched none is not named.
+        let skipped = DedupStats {
+            join_stage_ends: vec![4, 4],
+            ..short.clone()
+        };
+        let text = summary(&skipped);
+        assert!(
+            text.contains(
+                "short texts every pair for the first 4, then within k = 8 (expected recall \
+                 0.351 at the threshold) (the exact join cost too much);"
+            ),
+            "{text}"
+        );
+        // Never joined.
+        let fingerprints = DedupStats {
+            join_stage_ends: vec![0, 0],
+            ..short.clone()
+        };
+        let text = summary(&fingerprints);
+        assert!(
+            text.contains("Jaccard >= 0.8, short texts within k = 8 (expected recall 0.351"),
             "{text}"
         );
         // Both.
         let both = DedupStats {
             long_texts: 3,
-            join_stopped_after: None,
+            join_stage_ends: Vec::new(),
             ..short
         };
         let text = summary(&both);

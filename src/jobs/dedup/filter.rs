@@ -7,8 +7,10 @@
 //! search. Two short texts (one line of at most 256 characters) are
 //! compared by their character pairs, and every kept short text that may
 //! reach the threshold is proposed by an exact join (src/verify/join/),
-//! at no radius, as the scan does. For any other pair SimHash proposes the
-//! kept records within k bits. Exact Jaccard decides.
+//! at no radius, as the scan does, until the join costs too much; then by
+//! a join on each text's rarest pair and by fingerprint within k, then by
+//! fingerprint alone (src/jobs/dedup/short_join.rs). For any other pair
+//! SimHash proposes the kept records within k bits. Exact Jaccard decides.
 //! Records without features are never anyone's near-duplicate: they are
 //! kept, and nothing of them is held.
 //!
@@ -25,7 +27,8 @@
 //! [`Index`](super::index::Index) entry by word fingerprint (12 bytes per table, k + 1 to
 //! k + 4 tables: 84 to 120 bytes at k = 6); for a short text,
 //! while the join lasts, 16 bytes per character pair of its join prefix
-//! (about a fifth of them at 0.8, plus one) and 56 more, and after it one
+//! (about a fifth of them at 0.8, plus one; one on the rarest pair) and 56
+//! more, and after the exact join one
 //! more [`Index`](super::index::Index) entry by character-pair fingerprint; the sketch of
 //! its character pairs (16 bytes, src/verify/sketch.rs), which turns
 //! away most candidates that cannot reach the threshold before their
@@ -330,9 +333,9 @@ impl Filter {
         self
     }
 
-    /// Short texts searched, and how many had been when the join was
-    /// given up (`None`: it never was).
-    pub fn short_texts_searched(&self) -> (u64, Option<u64>) {
+    /// Short texts searched, and how many had been when each stage of
+    /// the join ended (src/jobs/dedup/short_join.rs, `STAGE_CAPS`).
+    pub fn short_texts_searched(&self) -> (u64, &[u64]) {
         self.join.searched()
     }
 
@@ -352,6 +355,23 @@ impl Filter {
         self.main.find_short_texts_by_fingerprint(&kept);
         self.recent = self.empty_indexes();
         self.ahead_stale = self.in_block;
+    }
+
+    /// Ends the join's stage, its budget spent: on to shorter prefixes
+    /// (every kept short text indexed again), or after the last to
+    /// fingerprints.
+    fn end_join_stage(&mut self) -> io::Result<()> {
+        if !self.join.next_stage() {
+            self.stop_joining();
+            return Ok(());
+        }
+        self.reorder_join()?;
+        // The join on the rarest pairs misses some pairs the fingerprints
+        // find (on 10^5 generated addresses it alone found fewer than
+        // k = 8 did), so both propose candidates.
+        self.main
+            .find_short_texts_by_fingerprint_too(self.join.kept());
+        Ok(())
     }
 
     /// Rebuilds the join's order by rarity and indexes every kept short
@@ -377,6 +397,8 @@ impl Filter {
         let mut indexes = Indexes::new(self.max_distance, self.chars_distance, self.threshold);
         if !self.join.joining() {
             indexes.find_short_texts_by_fingerprint(&[]);
+        } else if !self.join.exact() {
+            indexes.find_short_texts_by_fingerprint_too(&[]);
         }
         indexes
     }
@@ -562,9 +584,10 @@ impl Filter {
         } else {
             Cow::Owned(ahead_set)
         };
-        let probe = self.join.probe(&set);
+        let mut probe = self.join.probe(&set);
         if !exact_only && record.short.is_some() && self.join.search(&probe) {
-            self.stop_joining();
+            self.end_join_stage()?;
+            probe = self.join.probe(&set);
         }
         let mut words_set = None;
         if !exact_only
@@ -830,7 +853,7 @@ fn content_key(content_hash: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::fingerprint::FeatureOptions;
-    use crate::jobs::dedup::short_join::FIRST_REORDER;
+    use crate::jobs::dedup::short_join::{FIRST_REORDER, STAGE_CAPS};
 
     fn filter(threshold: f64, k: u32) -> Filter {
         let measure = Measure::new(Fingerprinter::new(FeatureOptions::default()), true, 1);
@@ -963,7 +986,7 @@ mod tests {
     }
 
     #[test]
-    fn short_texts_are_joined_at_any_distance_until_the_join_costs_too_much() {
+    fn short_texts_are_joined_at_any_distance_until_the_exact_join_costs_too_much() {
         let first = "One Stop Bakery, 1304 High St Rd, Wantirna, VIC, 3152";
         let near = "One Stop Bakery, 1304 High Street Rd, Wantirna South, VIC, 3152";
         // Joined: found at k = 0, though their fingerprints differ.
@@ -974,21 +997,74 @@ mod tests {
             Decision::Dropped { kept: 0, .. }
         ));
         assert!(joined.joining());
-        // With no postings to spare, the second probe gives the join up:
-        // short texts are then found within k = 0 only.
+        assert_eq!(joined.short_texts_searched(), (2, &[][..]));
+        // With no postings to spare, the second probe ends the exact
+        // stage: the kept texts are indexed again by their rarest pair,
+        // which a copy with more pairs holds.
+        let longer = "One Stop Bakery, 1304 High St Rd, Wantirna, VIC, 3152 AU";
         let none = JoinBudget {
             base: 0,
             per_short_text: 0,
         };
         let mut limited = filter(0.8, 0).with_join_budget(none);
         assert_eq!(run(&mut limited, first), Decision::Kept(Some(0)));
-        assert_eq!(run(&mut limited, near), Decision::Kept(Some(1)));
-        assert!(!limited.joining());
-        assert_eq!(limited.short_texts_searched(), (2, Some(2)));
         assert!(matches!(
-            run(&mut limited, first),
+            run(&mut limited, longer),
             Decision::Dropped { kept: 0, .. }
         ));
+        assert!(limited.joining());
+        assert_eq!(limited.join.order.cap(), STAGE_CAPS[1]);
+        assert_eq!(limited.short_texts_searched(), (2, &[2][..]));
+    }
+
+    #[test]
+    fn each_stage_of_the_join_finds_near_copies_kept_before_it() {
+        let first = "One Stop Bakery, 1304 High St Rd, Wantirna, VIC, 3152";
+        let near = "One Stop Bakery, 1304 High Street Rd, Wantirna South, VIC, 3152";
+        let longer = "One Stop Bakery, 1304 High St Rd, Wantirna, VIC, 3152 AU";
+        let mut filter = filter(0.8, 0);
+        assert_eq!(run(&mut filter, first), Decision::Kept(Some(0)));
+        assert_eq!(filter.join.order.cap(), usize::MAX);
+        // The rarest pair: a copy with more pairs holds it.
+        filter.end_join_stage().unwrap();
+        assert_eq!(filter.join.order.cap(), 1);
+        assert!(matches!(
+            run(&mut filter, longer),
+            Decision::Dropped { kept: 0, .. }
+        ));
+        // Past the last stage, short texts are found within k = 0 only,
+        // where the near-copy is not.
+        filter.end_join_stage().unwrap();
+        assert!(!filter.joining());
+        assert_eq!(filter.short_texts_searched(), (2, &[1, 2][..]));
+        assert_eq!(run(&mut filter, near), Decision::Kept(Some(1)));
+        assert!(matches!(
+            run(&mut filter, first),
+            Decision::Dropped { kept: 0, .. }
+        ));
+    }
+
+    #[test]
+    fn past_the_exact_join_near_copies_without_the_rarest_pair_are_found_by_fingerprint() {
+        let first = "One Stop Bakery, 1304 High St Rd, Wantirna, VIC, 3152";
+        // Every copy with one character deleted: each reaches 0.8.
+        let copies: Vec<String> = (0..first.len())
+            .map(|at| format!("{}{}", &first[..at], &first[at + 1..]))
+            .collect();
+        let dropped = |k: u32| {
+            let mut filter = filter(0.8, k);
+            assert_eq!(run(&mut filter, first), Decision::Kept(Some(0)));
+            filter.end_join_stage().unwrap();
+            copies
+                .iter()
+                .filter(|copy| matches!(run(&mut filter, copy), Decision::Dropped { .. }))
+                .count()
+        };
+        // The fingerprints (all within k = 64) find every one.
+        assert_eq!(dropped(64), copies.len());
+        // The join alone misses the copies without the kept text's rarest
+        // pair, whose fingerprints differ.
+        assert!(dropped(0) < copies.len());
     }
 
     #[test]

@@ -29,14 +29,16 @@ enum ShortWords {
     Built(Index),
 }
 
-/// How kept short texts are found.
+/// How kept short texts are found: by the join while it lasts, by
+/// fingerprint once the exact join is given up (beside the join on their
+/// rarest pairs, then alone: see src/jobs/dedup/short_join.rs).
 #[derive(Debug)]
-enum Chars {
-    /// By an exact join on the prefixes of their character pairs.
-    Joined(Postings),
-    /// By their character-pair fingerprints, within the distance (once
-    /// the join costs too much: see `filter`).
-    Fingerprints(Index),
+struct Chars {
+    /// By a join on the prefixes of their character pairs (exact, or
+    /// capped to the rarest).
+    joined: Option<Postings>,
+    /// By their character-pair fingerprints, within the distance.
+    fingerprints: Option<Index>,
 }
 
 /// Kept records in the two spaces of the scan's rule.
@@ -64,7 +66,10 @@ impl Indexes {
             max_distance,
             chars_distance,
             words: Index::new(max_distance),
-            chars: Chars::Joined(Postings::new(threshold)),
+            chars: Chars {
+                joined: Some(Postings::new(threshold)),
+                fingerprints: None,
+            },
             short_words: ShortWords::Waiting {
                 simhashes: Vec::new(),
                 numbers: Vec::new(),
@@ -89,15 +94,26 @@ impl Indexes {
         }
     }
 
-    /// Finds kept short texts by their fingerprints from now on: the
-    /// join's postings are dropped, and `kept` (every kept short text's
-    /// character-pair fingerprint and number) are indexed instead.
+    /// Finds kept short texts by their fingerprints from now on, and no
+    /// longer by the join: its postings are dropped, and `kept` (every
+    /// kept short text's character-pair fingerprint and number) are
+    /// indexed, unless they are already.
     pub fn find_short_texts_by_fingerprint(&mut self, kept: &[(u64, u32)]) {
-        let mut index = Index::new(self.chars_distance);
-        for &(simhash, number) in kept {
-            index.insert(simhash, number);
+        self.find_short_texts_by_fingerprint_too(kept);
+        self.chars.joined = None;
+    }
+
+    /// Finds kept short texts by their fingerprints too, beside the join:
+    /// `kept` (every kept short text's character-pair fingerprint and
+    /// number) are indexed, unless they are already.
+    pub fn find_short_texts_by_fingerprint_too(&mut self, kept: &[(u64, u32)]) {
+        if self.chars.fingerprints.is_none() {
+            let mut index = Index::new(self.chars_distance);
+            for &(simhash, number) in kept {
+                index.insert(simhash, number);
+            }
+            self.chars.fingerprints = Some(index);
         }
-        self.chars = Chars::Fingerprints(index);
     }
 
     /// Searches within `max_distance` by word fingerprint and within
@@ -110,20 +126,21 @@ impl Indexes {
         if let ShortWords::Built(index) = &mut self.short_words {
             index.narrow(max_distance);
         }
-        if let Chars::Fingerprints(index) = &mut self.chars {
+        if let Some(index) = &mut self.chars.fingerprints {
             index.narrow(chars_distance);
         }
     }
 
     /// Finds kept short texts by the join of `postings` from now on.
     pub fn join_short_texts(&mut self, postings: Postings) {
-        self.chars = Chars::Joined(postings);
+        self.chars.joined = Some(postings);
     }
 
     /// Appends the kept records that may be near-duplicates of `record`,
     /// each with the space their pair is decided in (possibly more than
     /// once): within the distance by word fingerprint, or, for two short
-    /// texts, every one the join proposes (`order` ranks its tokens). A
+    /// texts, every one the join proposes (`probe` ranks its tokens) and
+    /// those within the distance by character-pair fingerprint. A
     /// record that is not a short text needs [`Indexes::build_short_words`]
     /// first; without it, short texts are not searched.
     pub fn query(
@@ -138,16 +155,16 @@ impl Indexes {
         out.extend(found.iter().map(|&(kept, _)| (kept, Space::Words)));
         found.clear();
         match &record.short {
-            Some(short) => match &self.chars {
-                Chars::Joined(postings) => {
+            Some(short) => {
+                if let Some(postings) = &self.chars.joined {
                     let proposed = postings.candidates(probe.set, &probe.ranked, scratch);
                     out.extend(proposed.into_iter().map(|kept| (kept, Space::Chars)));
                 }
-                Chars::Fingerprints(index) => {
+                if let Some(index) = &self.chars.fingerprints {
                     index.query(short.simhash, &mut found);
                     out.extend(found.iter().map(|&(kept, _)| (kept, Space::Chars)));
                 }
-            },
+            }
             None => {
                 if let ShortWords::Built(index) = &self.short_words {
                     index.query(record.words.simhash, &mut found);
@@ -173,9 +190,11 @@ impl Indexes {
     ) {
         match short {
             Some((simhash, set)) => {
-                match &mut self.chars {
-                    Chars::Joined(postings) => postings.add(set, order, number),
-                    Chars::Fingerprints(index) => index.insert(simhash, number),
+                if let Some(postings) = &mut self.chars.joined {
+                    postings.add(set, order, number);
+                }
+                if let Some(index) = &mut self.chars.fingerprints {
+                    index.insert(simhash, number);
                 }
                 match &mut self.short_words {
                     ShortWords::Waiting { simhashes, numbers } => {

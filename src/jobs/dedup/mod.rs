@@ -178,10 +178,12 @@ pub struct DedupStats {
     pub short_texts: u64,
     /// Records searched by word fingerprint that are not short texts.
     pub long_texts: u64,
-    /// How many short texts had been searched when the exact join was
-    /// given up for fingerprints within k (`None`: every short text was
-    /// joined, so none of their pairs was missed).
-    pub join_stopped_after: Option<u64>,
+    /// How many short texts had been searched when each stage of their
+    /// join ended: the exact join, then the join on their rarest character
+    /// pair (`short_join::STAGE_CAPS`), after which they are searched by
+    /// fingerprint within k. Empty: every short text was joined exactly,
+    /// so none of their pairs was missed.
+    pub join_stage_ends: Vec<u64>,
     /// Wall-clock seconds.
     pub seconds: f64,
 }
@@ -385,8 +387,9 @@ impl Run {
         self.stats.chars_distance = chars.radius();
         self.stats.candidates = self.filter.candidates;
         self.stats.index_bytes_per_record = self.filter.index_bytes_per_record();
-        (self.stats.short_texts, self.stats.join_stopped_after) =
-            self.filter.short_texts_searched();
+        let (short_texts, stage_ends) = self.filter.short_texts_searched();
+        self.stats.short_texts = short_texts;
+        self.stats.join_stage_ends = stage_ends.to_vec();
         self.stats.seconds = started.elapsed().as_secs_f64();
         Ok(self.stats)
     }

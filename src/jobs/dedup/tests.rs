@@ -335,10 +335,10 @@ proptest! {
             let (cut, cut_stats) = run(&input, &options, block_bytes);
             prop_assert_eq!(&cut.kept, &whole.kept);
             prop_assert_eq!(&cut.dropped, &whole.dropped);
-            prop_assert_eq!(cut_stats.join_stopped_after, stats.join_stopped_after);
+            prop_assert_eq!(&cut_stats.join_stage_ends, &stats.join_stage_ends);
         }
         if base == u64::MAX {
-            prop_assert_eq!(stats.join_stopped_after, None);
+            prop_assert!(stats.join_stage_ends.is_empty());
             let (kept, _) = reference(&lines, 0.8, k);
             prop_assert_eq!(whole.kept.len(), kept.len());
         }

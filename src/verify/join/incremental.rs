@@ -21,12 +21,23 @@ use super::{Bitmap, Overlap, bitmap_bound, least_size, most_size, probe_prefix};
 /// It also counts, by size, the sets that hold each token in their probe
 /// prefix (the lengths of its posting lists, all postings on this order
 /// together), to price a probe before it is made.
-#[derive(Debug, Default)]
+///
+/// Prefixes may be capped ([`TokenOrder::cap_prefixes`]): then only a
+/// set's first few tokens are indexed, and a probe reads the lists of its
+/// first few tokens that some set holds. Two sets that reach the
+/// threshold meet at their first common token, within both their
+/// prefixes; a cap keeps the pairs whose first common token lies within
+/// it in both sets, so the join is no longer exact, but near-copies share
+/// their rarest tokens: on real lines the rarest 3 character pairs find
+/// 0.998 of the pairs, for 0.07 of the postings (docs/QUALITY.md).
+#[derive(Debug)]
 pub struct TokenOrder {
     threshold: f64,
     tokens: HashMap<u64, Token, Identity>,
     /// The rank of the next new token.
     next_new: u32,
+    /// The most tokens of a prefix indexed or probed.
+    cap: usize,
 }
 
 /// What a [`TokenOrder`] knows of a token.
@@ -56,17 +67,52 @@ impl TokenOrder {
             threshold,
             tokens: HashMap::default(),
             next_new: u32::MAX,
+            cap: usize::MAX,
         }
+    }
+
+    /// Indexes and probes at most `cap` tokens of each prefix from now
+    /// on; every set must then be indexed again (after
+    /// [`TokenOrder::reorder`]).
+    pub fn cap_prefixes(&mut self, cap: usize) {
+        self.cap = cap;
+    }
+
+    /// The most tokens of a prefix indexed or probed (`usize::MAX`: no
+    /// cap, the join is exact).
+    pub fn cap(&self) -> usize {
+        self.cap
+    }
+
+    /// `set` ranked for a probe of postings on this order: as
+    /// [`TokenOrder::ranked`], but only the first tokens known, up to the
+    /// cap (a token never seen is in no list, so it takes no place in a
+    /// capped probe).
+    pub fn probed(&self, set: &[u64]) -> Ranked {
+        let prefix = probe_prefix(set.len(), self.threshold);
+        self.first_ranked(set, prefix.min(self.cap))
     }
 
     /// `set` (sorted, distinct feature hashes) in this order.
     pub fn ranked(&self, set: &[u64]) -> Ranked {
+        self.first_ranked(set, usize::MAX)
+    }
+
+    /// [`TokenOrder::ranked`], only the first `limit` known tokens: they
+    /// are picked before they are sorted, as a prefix is a fifth of a set
+    /// or, capped, a few tokens.
+    fn first_ranked(&self, set: &[u64], limit: usize) -> Ranked {
         let mut known: Vec<(u32, u64)> = set
             .iter()
             .filter_map(|hash| self.tokens.get(hash).map(|token| (token.rank, *hash)))
             .collect();
+        let unknown = set.len() - known.len();
+        if limit < known.len() {
+            known.select_nth_unstable(limit);
+            known.truncate(limit);
+        }
         known.sort_unstable();
-        (set.len() - known.len(), known)
+        (unknown, known)
     }
 
     /// Learns the tokens of a set about to be added to postings.
@@ -92,9 +138,9 @@ impl TokenOrder {
         let Ok(size) = u16::try_from(set.len()) else {
             return; // not indexed (see `Postings::add`)
         };
-        let (_, ranked) = self.ranked(set);
-        let prefix = probe_prefix(set.len(), self.threshold).min(ranked.len());
-        for (_, hash) in &ranked[..prefix] {
+        let prefix = probe_prefix(set.len(), self.threshold).min(self.cap);
+        let (_, ranked) = self.first_ranked(set, prefix);
+        for (_, hash) in &ranked {
             if let Some(token) = self.tokens.get_mut(hash) {
                 match token
                     .prefixes
@@ -126,16 +172,17 @@ impl TokenOrder {
         self.next_new = REORDERED - 1;
     }
 
-    /// How many postings a probe of `ranked` (from [`TokenOrder::ranked`])
-    /// may read: those of its probe prefix's tokens whose sets' sizes
-    /// could reach the threshold with it. [`Postings::candidates`] reads
+    /// How many postings a probe of a set of `size` tokens, `ranked` (from
+    /// [`TokenOrder::probed`]), may read: those of its probe prefix's
+    /// tokens whose sets' sizes could reach the threshold with it (`size`
+    /// is not that of `ranked`, which a cap cuts short).
+    /// [`Postings::candidates`] reads
     /// fewer (each token fewer sizes than the one before), but the budget
     /// that prices the join in these postings (src/jobs/dedup/short_join.rs)
     /// was measured in them: counting the reads let the join run on to
     /// later texts, each probe's fixed costs with it (3·10^5 generated log
     /// lines took 1.1 times as long, for 0.3% more dropped).
-    pub fn probe_cost(&self, (unknown, known): &Ranked) -> u64 {
-        let size = unknown + known.len();
+    pub fn probe_cost(&self, size: usize, (unknown, known): &Ranked) -> u64 {
         let t = self.threshold;
         let (least, most) = (least_size(size, t), most_size(size, t));
         let prefix = probe_prefix(size, t).saturating_sub(*unknown);
@@ -232,7 +279,8 @@ impl Postings {
 
     /// The numbers of the sets added that may reach the threshold with
     /// `set` (sorted, distinct feature hashes; `ranked` is its rank in
-    /// `order`), ascending: every one that does is among them. Read-only.
+    /// `order`, from [`TokenOrder::probed`]), ascending: every one that
+    /// does is among them, if prefixes are not capped. Read-only.
     pub fn candidates(
         &self,
         set: &[u64],
@@ -360,12 +408,10 @@ impl Postings {
         let place = self.held.len() as u32;
         self.held.push((number, size, hash_bitmap(set)));
         let bits = hash_bits(set);
-        let (_, ranked) = order.ranked(set);
-        debug_assert_eq!(ranked.len(), set.len(), "the order learnt the set");
-        for (position, &(_, hash)) in ranked[..probe_prefix(set.len(), self.threshold)]
-            .iter()
-            .enumerate()
-        {
+        let prefix = probe_prefix(set.len(), self.threshold).min(order.cap);
+        let (unknown, ranked) = order.first_ranked(set, prefix);
+        debug_assert_eq!(unknown, 0, "the order learnt the set");
+        for (position, &(_, hash)) in ranked.iter().enumerate() {
             let lists = self.lists.entry(hash).or_default();
             let at = match lists.binary_search_by_key(&size, |list| list.size) {
                 Ok(at) => at,

@@ -134,6 +134,54 @@ proptest! {
     }
 }
 
+proptest! {
+    #[test]
+    fn a_capped_join_proposes_the_matches_whose_first_common_token_is_within_the_cap(
+        sets in sets(),
+        t in prop_oneof![Just(0.8), Just(0.5), 0.05f64..1.0],
+        cap in 1usize..4,
+    ) {
+        let mut order = TokenOrder::new(t);
+        order.cap_prefixes(cap);
+        let mut postings = Postings::new(t);
+        let mut scratch = JoinScratch::default();
+        for (number, set) in sets.iter().enumerate() {
+            let ranked = order.probed(set);
+            prop_assert!(ranked.1.len() <= cap);
+            let proposed = postings.candidates(set, &ranked, &mut scratch);
+            let rank = |token: u64| order.ranked(&[token]).1.first().map(|&(rank, _)| rank);
+            for (earlier, other) in sets[..number].iter().enumerate() {
+                // Their first common token, and whether it lies within
+                // the cap in both (the probe's tokens never seen aside).
+                let first_common = set
+                    .iter()
+                    .filter(|token| other.binary_search(token).is_ok())
+                    .filter_map(|&token| rank(token))
+                    .min();
+                let within = |of: &[u64], rank: u32| {
+                    order.ranked(of).1.iter().take(cap).any(|&(r, _)| r == rank)
+                };
+                let meets = first_common.is_some_and(|r| within(set, r) && within(other, r));
+                let near = !set.is_empty() && !other.is_empty()
+                    && crate::fingerprint::jaccard(set, other) >= t;
+                let found = proposed.contains(&(earlier as u32));
+                prop_assert!(!(meets && near) || found, "{} missed", earlier);
+                prop_assert!(meets || !found, "{} proposed without meeting", earlier);
+            }
+            order.learn(set);
+            postings.add(set, &order, number as u32);
+            if number % 7 == 6 {
+                order.reorder();
+                postings = Postings::new(t);
+                for (again, set) in sets[..=number].iter().enumerate() {
+                    order.count_prefix(set);
+                    postings.add(set, &order, again as u32);
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn sets_rank_rarest_first() {
     let sets = ranked(&[vec![1, 2, 3], vec![2, 3], vec![3]]);
