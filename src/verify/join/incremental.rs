@@ -51,6 +51,10 @@ struct Token {
     prefixes: Vec<(u16, u32)>,
 }
 
+/// Prefixes of at most this many tokens are ranked without gathering
+/// the others.
+const FEW: usize = 8;
+
 /// Ranks below this are given to new tokens, counting down; reordered
 /// tokens rank from it up.
 const REORDERED: u32 = 1 << 31;
@@ -85,7 +89,7 @@ impl TokenOrder {
     }
 
     /// `set` ranked for a probe of postings on this order: as
-    /// [`TokenOrder::ranked`], but only the first tokens known, up to the
+    /// [`TokenOrder::ranked`], its probe prefix's known tokens, up to the
     /// cap (a token never seen is in no list, so it takes no place in a
     /// capped probe).
     pub fn probed(&self, set: &[u64]) -> Ranked {
@@ -101,7 +105,10 @@ impl TokenOrder {
     /// [`TokenOrder::ranked`], only the first `limit` known tokens: they
     /// are picked before they are sorted, as a prefix is a fifth of a set
     /// or, capped, a few tokens.
-    fn first_ranked(&self, set: &[u64], limit: usize) -> Ranked {
+    pub(super) fn first_ranked(&self, set: &[u64], limit: usize) -> Ranked {
+        if limit <= FEW {
+            return self.fewest_ranked(set, limit);
+        }
         let mut known: Vec<(u32, u64)> = set
             .iter()
             .filter_map(|hash| self.tokens.get(hash).map(|token| (token.rank, *hash)))
@@ -113,6 +120,28 @@ impl TokenOrder {
         }
         known.sort_unstable();
         (unknown, known)
+    }
+
+    /// [`TokenOrder::first_ranked`] for a limit of at most [`FEW`]: each
+    /// known token is placed among the first so far as it comes, so the
+    /// others are never gathered (a capped join ranks every text so).
+    fn fewest_ranked(&self, set: &[u64], limit: usize) -> Ranked {
+        let mut first: Vec<(u32, u64)> = Vec::with_capacity(limit + 1);
+        let mut unknown = 0;
+        for &hash in set {
+            let Some(token) = self.tokens.get(&hash) else {
+                unknown += 1;
+                continue;
+            };
+            let entry = (token.rank, hash);
+            if first.len() == limit && first.last().is_none_or(|&last| entry > last) {
+                continue;
+            }
+            let at = first.partition_point(|&other| other < entry);
+            first.insert(at, entry);
+            first.truncate(limit);
+        }
+        (unknown, first)
     }
 
     /// Learns the tokens of a set about to be added to postings.

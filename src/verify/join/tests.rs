@@ -136,6 +136,23 @@ proptest! {
 
 proptest! {
     #[test]
+    fn the_first_tokens_ranked_are_the_first_of_the_whole_ranking(
+        sets in sets(),
+        limit in 0usize..14,
+    ) {
+        // Half the sets learnt: the others have tokens never seen.
+        let mut order = TokenOrder::new(0.8);
+        for set in &sets[..sets.len() / 2] {
+            order.learn(set);
+        }
+        for set in &sets {
+            let (unknown, mut known) = order.ranked(set);
+            known.truncate(limit);
+            prop_assert_eq!(order.first_ranked(set, limit), (unknown, known));
+        }
+    }
+
+    #[test]
     fn a_capped_join_proposes_the_matches_whose_first_common_token_is_within_the_cap(
         sets in sets(),
         t in prop_oneof![Just(0.8), Just(0.5), 0.05f64..1.0],
