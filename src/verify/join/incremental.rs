@@ -23,8 +23,8 @@ use super::{Bitmap, Overlap, bitmap_bound, least_size, most_size, probe_prefix};
 /// together), to price a probe before it is made.
 ///
 /// Prefixes may be capped ([`TokenOrder::cap_prefixes`]): then only a
-/// set's first few tokens are indexed, and a probe reads the lists of its
-/// first few tokens that some set holds. Two sets that reach the
+/// set's first few tokens ranked by the last reorder are indexed, and a
+/// probe reads the lists of its own first few. Two sets that reach the
 /// threshold meet at their first common token, within both their
 /// prefixes; a cap keeps the pairs whose first common token lies within
 /// it in both sets, so the join is no longer exact, but near-copies share
@@ -94,7 +94,16 @@ impl TokenOrder {
     /// capped probe).
     pub fn probed(&self, set: &[u64]) -> Ranked {
         let prefix = probe_prefix(set.len(), self.threshold);
-        self.first_ranked(set, prefix.min(self.cap))
+        let (unknown, known) = self.first_ranked(set, prefix.min(self.cap));
+        if self.cap == usize::MAX {
+            return (unknown, known);
+        }
+        // Capped, no token counts as unknown: a token the order does not
+        // rank may still be one the probe shares with a set (first seen
+        // since the last reorder), so the positions the join prunes by
+        // are counted among the ranked tokens alone, like those of the
+        // sets indexed.
+        (0, known)
     }
 
     /// `set` (sorted, distinct feature hashes) in this order.
@@ -111,7 +120,7 @@ impl TokenOrder {
         }
         let mut known: Vec<(u32, u64)> = set
             .iter()
-            .filter_map(|hash| self.tokens.get(hash).map(|token| (token.rank, *hash)))
+            .filter_map(|&hash| self.rank(hash).map(|rank| (rank, hash)))
             .collect();
         let unknown = set.len() - known.len();
         if limit < known.len() {
@@ -122,6 +131,18 @@ impl TokenOrder {
         (unknown, known)
     }
 
+    /// A token's rank, if the order ranks it. Capped, only the tokens
+    /// ranked by the last [`TokenOrder::reorder`] are: a capped prefix is
+    /// a set's first few tokens, and a token first seen since then would
+    /// take a place in the prefixes of the texts probed after it (it ranks
+    /// first) but not in those of the texts indexed before it, so which
+    /// sets a probe meets would depend on when it is made (dedup probes
+    /// a block's texts ahead of their turn).
+    fn rank(&self, hash: u64) -> Option<u32> {
+        let rank = self.tokens.get(&hash)?.rank;
+        (self.cap == usize::MAX || rank >= REORDERED).then_some(rank)
+    }
+
     /// [`TokenOrder::first_ranked`] for a limit of at most [`FEW`]: each
     /// known token is placed among the first so far as it comes, so the
     /// others are never gathered (a capped join ranks every text so).
@@ -129,11 +150,11 @@ impl TokenOrder {
         let mut first: Vec<(u32, u64)> = Vec::with_capacity(limit + 1);
         let mut unknown = 0;
         for &hash in set {
-            let Some(token) = self.tokens.get(&hash) else {
+            let Some(rank) = self.rank(hash) else {
                 unknown += 1;
                 continue;
             };
-            let entry = (token.rank, hash);
+            let entry = (rank, hash);
             if first.len() == limit && first.last().is_none_or(|&last| entry > last) {
                 continue;
             }
@@ -439,7 +460,10 @@ impl Postings {
         let bits = hash_bits(set);
         let prefix = probe_prefix(set.len(), self.threshold).min(order.cap);
         let (unknown, ranked) = order.first_ranked(set, prefix);
-        debug_assert_eq!(unknown, 0, "the order learnt the set");
+        debug_assert!(
+            unknown == 0 || order.cap != usize::MAX,
+            "the order learnt the set"
+        );
         for (position, &(_, hash)) in ranked.iter().enumerate() {
             let lists = self.lists.entry(hash).or_default();
             let at = match lists.binary_search_by_key(&size, |list| list.size) {

@@ -166,19 +166,18 @@ proptest! {
             let ranked = order.probed(set);
             prop_assert!(ranked.1.len() <= cap);
             let proposed = postings.candidates(set, &ranked, &mut scratch);
-            let rank = |token: u64| order.ranked(&[token]).1.first().map(|&(rank, _)| rank);
+            // Capped, the order ranks the tokens of its last reorder.
+            let ranked = |of: &[u64]| order.first_ranked(of, usize::MAX).1;
             for (earlier, other) in sets[..number].iter().enumerate() {
-                // Their first common token, and whether it lies within
-                // the cap in both (the probe's tokens never seen aside).
-                let first_common = set
-                    .iter()
-                    .filter(|token| other.binary_search(token).is_ok())
-                    .filter_map(|&token| rank(token))
-                    .min();
-                let within = |of: &[u64], rank: u32| {
-                    order.ranked(of).1.iter().take(cap).any(|&(r, _)| r == rank)
-                };
-                let meets = first_common.is_some_and(|r| within(set, r) && within(other, r));
+                // Their first common token ranked, and whether it lies
+                // within the cap in both.
+                let first_common = ranked(set)
+                    .into_iter()
+                    .position(|(_, token)| other.binary_search(&token).is_ok());
+                let meets = first_common.is_some_and(|at| {
+                    let token = ranked(set)[at];
+                    at < cap && ranked(other).iter().take(cap).any(|&t| t == token)
+                });
                 let near = !set.is_empty() && !other.is_empty()
                     && crate::fingerprint::jaccard(set, other) >= t;
                 let found = proposed.contains(&(earlier as u32));
