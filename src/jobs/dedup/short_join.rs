@@ -100,13 +100,12 @@ pub struct ShortJoin {
     pub scratch: JoinScratch,
     /// Whether kept short texts are still found by the join.
     joining: bool,
-    /// The stage of the join, an index into [`STAGE_CAPS`].
-    stage: usize,
     /// Postings the probes of this stage may have read so far.
     cost: u64,
     /// Short texts searched so far.
     searched: u64,
-    /// Short texts searched when each stage ended.
+    /// Short texts searched when each stage ended: while the join lasts,
+    /// its length is the stage (an index into [`STAGE_CAPS`]).
     stage_ends: Vec<u64>,
     /// Every kept short text's character-pair fingerprint and number,
     /// while the join lasts (to index them again, or by fingerprint).
@@ -124,7 +123,6 @@ impl ShortJoin {
             order: TokenOrder::new(threshold),
             scratch: JoinScratch::default(),
             joining: true,
-            stage: 0,
             cost: 0,
             searched: 0,
             stage_ends: Vec::new(),
@@ -141,7 +139,7 @@ impl ShortJoin {
 
     /// Whether the join is still exact (its first stage).
     pub fn exact(&self) -> bool {
-        self.joining && self.stage == 0
+        self.joining && self.stage_ends.is_empty()
     }
 
     /// Every kept short text's character-pair fingerprint and number,
@@ -190,10 +188,9 @@ impl ShortJoin {
     /// ([`ShortJoin::reindex`]); false when it was the last, and the join
     /// must be given up ([`ShortJoin::stop`]).
     pub fn next_stage(&mut self) -> bool {
-        let Some(&cap) = STAGE_CAPS.get(self.stage + 1) else {
+        let Some(&cap) = STAGE_CAPS.get(self.stage_ends.len() + 1) else {
             return false;
         };
-        self.stage += 1;
         self.stage_ends.push(self.searched);
         self.cost = 0;
         self.order.cap_prefixes(cap);
