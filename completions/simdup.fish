@@ -187,7 +187,7 @@ nul\t'One document per NUL-terminated record'
 jsonl\t'One JSON object per line'"
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l text-field -d 'With --records jsonl: the field holding the text: a top-level key, else a dotted path (meta.body) or a JSON Pointer (/meta/body)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l id-field -d 'With --records jsonl: the field holding the id, named as --text-field is (default: the line number)' -r
-complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s t -l threshold -d 'Near-duplicates are pairs whose exact Jaccard is at least T (0-1)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s t -l threshold -d 'Near-duplicates are pairs whose exact Jaccard is at least T (above 0, at most 1: at 0 every record would be a near-duplicate of the first)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s k -l max-distance -d 'Search radius: candidates differ in at most K bits, 0-32 (default: chosen by the scan\'s cost model as the input grows, the scan\'s for up to 20,000 records; for short texts past their exact join, at least 6). Wider finds more near-copies and costs more' -r
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l min-features -d 'Records with fewer features are matched only by exact content' -r
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l short-texts -d 'How kept one-line texts (compared by character pairs) are found: auto joins them exactly until the join costs too much, then searches within K' -r -f -a "auto\t'Exact join, unless too costly (then fingerprints; dedup joins the rarest pair too, at first)'

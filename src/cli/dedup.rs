@@ -54,9 +54,10 @@ pub struct DedupArgs {
     #[command(flatten)]
     pub record: RecordArgs,
 
-    /// Near-duplicates are pairs whose exact Jaccard is at least T (0-1).
+    /// Near-duplicates are pairs whose exact Jaccard is at least T (above 0, at most 1: at 0
+    /// every record would be a near-duplicate of the first).
     #[arg(short = 't', long, value_name = "T", alias = "min-jaccard",
-          default_value = super::args::defaults::THRESHOLD, value_parser = parse_fraction,
+          default_value = super::args::defaults::THRESHOLD, value_parser = parse_threshold,
           help_heading = "Near-duplicates")]
     pub threshold: f64,
 
@@ -110,10 +111,13 @@ pub struct DedupArgs {
     pub threads: usize,
 }
 
-fn parse_fraction(text: &str) -> Result<f64, String> {
+fn parse_threshold(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
-        Ok(value) if (0.0..=1.0).contains(&value) => Ok(value),
-        _ => Err(format!("expected a number from 0 to 1, got '{text}'")),
+        Ok(value) if value > 0.0 && value <= 1.0 => Ok(value),
+        _ => Err(format!(
+            "expected a number above 0 and at most 1, got '{text}' (at 0 every record would be a \
+             near-duplicate of the first)"
+        )),
     }
 }
 

@@ -277,6 +277,32 @@ fn copies_of_one_line_leave_one() {
 }
 
 #[test]
+fn a_threshold_of_zero_is_refused_with_its_reason() {
+    let dir = TestDir::new();
+    dir.create("two.txt", "abc def\nabc deg\n");
+    for threshold in ["0", "0.0", "-0"] {
+        let output = dir
+            .simdup()
+            .args(["dedup", "two.txt", &format!("--threshold={threshold}")])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{threshold}");
+        let errors = stderr(&output);
+        assert!(errors.contains("above 0"), "{errors}");
+        assert!(!errors.contains("panicked"), "{errors}");
+        assert_eq!(stdout(&output), "");
+    }
+    // The least positive threshold runs.
+    let output = dir
+        .simdup()
+        .args(["dedup", "two.txt", "-t", "0.0001", "-q"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout(&output), "abc def\n");
+}
+
+#[test]
 fn blank_lines_are_kept() {
     let dir = TestDir::new();
     dir.create("blank.txt", "a line of text\n\n\na line of text\n\n");

@@ -325,6 +325,13 @@ impl Run {
                 crate::search::MAX_DISTANCE
             )));
         }
+        if !(options.threshold > 0.0 && options.threshold <= 1.0) {
+            // The join's size bounds divide by it.
+            return Err(crate::Error::Usage(format!(
+                "the threshold must be above 0 and at most 1, not {}",
+                options.threshold
+            )));
+        }
         let measure = Measure::new(
             Fingerprinter::new(options.features.clone()),
             options.short_texts,

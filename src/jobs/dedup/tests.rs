@@ -534,3 +534,29 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn thresholds_outside_zero_to_one_are_usage_errors_not_panics() {
+    let records = RecordOptions::default();
+    for threshold in [0.0, -0.5, 1.5, f64::NAN] {
+        let options = DedupOptions {
+            threshold,
+            ..DedupOptions::default()
+        };
+        let mut out = Collected::default();
+        let mut diag = Diagnostics::new(false);
+        let ended = dedup_records(
+            &b"abc def\nabc deg\n"[..],
+            "stdin",
+            &records,
+            &options,
+            &mut out,
+            &mut diag,
+        );
+        assert!(
+            matches!(ended, Err(crate::Error::Usage(_))),
+            "{threshold}: {ended:?}"
+        );
+        assert!(out.kept.is_empty());
+    }
+}
