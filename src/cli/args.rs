@@ -329,7 +329,7 @@ pub enum MethodArg {
 /// How pairs of two short texts are found, as typed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ShortTextsArg {
-    /// Exact join, unless too costly (then fingerprints; dedup joins the rarest pair too, at first).
+    /// Exact join, unless too costly (then the scan searches fingerprints, dedup MinHash bands).
     Auto,
     /// Exact join, whatever it costs: every pair at the threshold.
     Join,

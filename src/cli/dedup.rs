@@ -14,6 +14,7 @@ use simdup::input::{PathSeparator, RecordFormat, RecordOptions};
 use simdup::jobs::dedup::{
     DedupOptions, DedupStats, Files, Keep, Output, RecordName, short_join::STAGE_CAPS,
 };
+use simdup::verify::bands::{BANDS, ROWS};
 
 /// Which copy survives, as typed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -75,7 +76,8 @@ pub struct DedupArgs {
     pub min_features: u64,
 
     /// How kept one-line texts (compared by character pairs) are found: auto joins them
-    /// exactly until the join costs too much, then searches within K.
+    /// exactly until the join costs too much, then finds those that share a MinHash band
+    /// (expected recall 0.947 at Jaccard 0.8, 0.9996 at 0.9).
     #[arg(long, value_enum, value_name = "HOW", default_value_t = super::args::ShortTextsArg::Auto,
           help_heading = "Near-duplicates")]
     pub short_texts: super::args::ShortTextsArg,
@@ -140,8 +142,8 @@ pub fn run(args: DedupArgs) -> anyhow::Result<Finished> {
             KeepArg::Shortest => Keep::Shortest,
         },
         name_kept: args.dropped.is_some(),
-        join_budget: Default::default(),
         short_text_search: args.short_texts.search(),
+        ..DedupOptions::default()
     };
     let walk = args.walk.to_options()?;
     let dropped = match &args.dropped {
@@ -375,10 +377,22 @@ fn write_summary(
         ),
     };
     let chars = stats.chars_distance;
-    let chars_within = format!(
+    let fingerprints = format!(
         "within k = {chars} (expected recall {:.3} at the threshold)",
         recall(chars)
     );
+    let chars_within = if stats.short_texts_by_bands {
+        let bands = format!(
+            "by MinHash bands ({BANDS} of {ROWS}: expected recall {:.3} at the threshold)",
+            simdup::verify::bands::expected_recall(threshold)
+        );
+        match stats.bands_ended {
+            Some(end) => format!("{bands} to {end}, then {fingerprints}"),
+            None => bands,
+        }
+    } else {
+        fingerprints
+    };
     let short = format!(
         "short texts {}",
         short_text_search(&stats.join_stage_ends, &chars_within)
@@ -497,6 +511,34 @@ mod tests {
                 "short texts every pair for the first 4, then within k = 8 (expected recall 0.351 \
                  at the threshold) and by a join on their rarest character pair to 9 (the exact \
                  join cost too much);"
+            ),
+            "{text}"
+        );
+        // Past the exact join, by MinHash bands.
+        let bands = DedupStats {
+            join_stage_ends: vec![4, 4],
+            short_texts_by_bands: true,
+            ..short.clone()
+        };
+        let text = summary(&bands);
+        assert!(
+            text.contains(
+                "short texts every pair for the first 4, then by MinHash bands (16 of 8: expected \
+                 recall 0.947 at the threshold) (the exact join cost too much);"
+            ),
+            "{text}"
+        );
+        // The bands given up too.
+        let crowded = DedupStats {
+            bands_ended: Some(7),
+            ..bands.clone()
+        };
+        let text = summary(&crowded);
+        assert!(
+            text.contains(
+                "short texts every pair for the first 4, then by MinHash bands (16 of 8: expected \
+                 recall 0.947 at the threshold) to 7, then within k = 8 (expected recall 0.351 at \
+                 the threshold) (the exact join cost too much);"
             ),
             "{text}"
         );

@@ -11,6 +11,7 @@
 //! instead. Sets and Jaccards are computed on every core; the verdicts do
 //! not depend on the thread count.
 
+pub mod bands;
 mod components;
 pub mod join;
 pub mod passages;

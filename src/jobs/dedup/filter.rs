@@ -8,8 +8,8 @@
 //! compared by their character pairs, and every kept short text that may
 //! reach the threshold is proposed by an exact join (src/verify/join/),
 //! at no radius, as the scan does, until the join costs too much; then by
-//! a join on each text's rarest pair and by fingerprint within k, then by
-//! fingerprint alone (src/jobs/dedup/short_join.rs). For any other pair
+//! their MinHash bands (src/verify/bands.rs), or if told by fingerprint
+//! within k (src/jobs/dedup/short_join.rs). For any other pair
 //! SimHash proposes the kept records within k bits. Exact Jaccard decides.
 //! Records without features are never anyone's near-duplicate: they are
 //! kept, and nothing of them is held.
@@ -28,8 +28,10 @@
 //! k + 4 tables: 84 to 120 bytes at k = 6); for a short text,
 //! while the join lasts, 16 bytes per character pair of its join prefix
 //! (about a fifth of them at 0.8, plus one; one on the rarest pair) and 56
-//! more, and after the exact join one
-//! more [`Index`](super::index::Index) entry by character-pair fingerprint; the sketch of
+//! more, and after the exact join a slot in each of 16 band tables (8
+//! bytes, 10.7 to 16 with the tables' slack: src/jobs/dedup/band_index.rs)
+//! or, searched by fingerprint, one more
+//! [`Index`](super::index::Index) entry by character-pair fingerprint; the sketch of
 //! its character pairs (16 bytes, src/verify/sketch.rs), which turns
 //! away most candidates that cannot reach the threshold before their
 //! sets are fetched or measured again; and its name
@@ -43,6 +45,7 @@ use std::path::PathBuf;
 use crate::fingerprint::{Fingerprint, Fingerprinter};
 use crate::input::RecordSource;
 use crate::report::Names;
+use crate::verify::bands::{BandKeys, band_keys};
 use crate::verify::sketch::Sketch;
 use crate::verify::{Verdict, decide};
 
@@ -121,6 +124,9 @@ pub struct ShortText {
     /// The sketch of its character pairs: kept, it turns away most
     /// candidates that cannot reach the threshold without its set.
     pub sketch: Sketch,
+    /// The MinHash band keys of its character pairs (searched once the
+    /// exact join costs too much).
+    pub bands: BandKeys,
 }
 
 /// What the search of a record ahead of its block found.
@@ -138,6 +144,8 @@ pub struct Ahead {
     /// The candidates compared already (`None`: a kept text could not be
     /// read; the deciding thread compares them again and reports it).
     pub checked: Option<Checked>,
+    /// How many times kept short texts shared a band with it.
+    pub band_matches: u64,
 }
 
 /// What comparing a record with its candidates found.
@@ -239,6 +247,7 @@ fn short_text(short: &ShortTexts, text: &[u8]) -> Option<ShortText> {
     Some(ShortText {
         simhash: fingerprint.simhash,
         sketch: Sketch::of(&set),
+        bands: band_keys(&set),
         set,
     })
 }
@@ -296,7 +305,39 @@ pub struct Filter {
     /// The join was reindexed or given up during this block: the
     /// candidates found ahead of the block are not used.
     ahead_stale: bool,
+    /// Past the exact join, short texts are found by their MinHash bands
+    /// (else by fingerprint, and the join on their rarest pairs).
+    bands_past_join: bool,
+    /// Band matches of the short texts searched by bands so far, and how
+    /// many were searched, and how many they may make (see
+    /// [`BANDS_BASE_MATCHES`]).
+    band_matches: u64,
+    bands_budget: JoinBudget,
+    band_searches: u64,
+    /// Short texts searched when the bands were given up for fingerprints.
+    bands_ended: Option<u64>,
 }
+
+/// The band matches the short texts searched by bands may make, plus
+/// [`BANDS_MATCHES_PER_SHORT_TEXT`] each, before short texts are searched
+/// by fingerprint within k instead. Each match costs a look at a sketch
+/// (a cache miss), and where lines crowd (one log format: pairs at
+/// Jaccard 0.6 share a band with chance 0.24) matches grow with the
+/// square of the stream: 3·10^5 generated log lines took 127 s and
+/// 1.2 GB by bands, 19 s by fingerprint. 10^6 generated address lines
+/// make about 20 a text. Counted in input order, over every kept text
+/// before each one, so the switch does not depend on the blocks.
+pub const BANDS_BASE_MATCHES: u64 = 1 << 24;
+
+/// See [`BANDS_BASE_MATCHES`].
+pub const BANDS_MATCHES_PER_SHORT_TEXT: u64 = 200;
+
+/// The budget of the bands: [`BANDS_BASE_MATCHES`] and
+/// [`BANDS_MATCHES_PER_SHORT_TEXT`].
+pub const BANDS_BUDGET: JoinBudget = JoinBudget {
+    base: BANDS_BASE_MATCHES,
+    per_short_text: BANDS_MATCHES_PER_SHORT_TEXT,
+};
 
 impl Filter {
     /// An empty filter: near-duplicates have Jaccard at least `threshold`
@@ -324,7 +365,62 @@ impl Filter {
             scratch: Vec::new(),
             join: ShortJoin::new(threshold, JoinBudget::default()),
             ahead_stale: false,
+            bands_past_join: false,
+            band_matches: 0,
+            bands_budget: BANDS_BUDGET,
+            band_searches: 0,
+            bands_ended: None,
         }
+    }
+
+    /// Once the exact join costs too much, short texts are found by their
+    /// MinHash bands (src/verify/bands.rs), not by fingerprint, until
+    /// their matches pass `budget`.
+    pub fn with_bands_past_join(mut self, budget: JoinBudget) -> Filter {
+        self.bands_past_join = true;
+        self.bands_budget = budget;
+        self
+    }
+
+    /// Whether short texts are found by their MinHash bands now.
+    pub fn finding_short_texts_by_bands(&self) -> bool {
+        self.bands_past_join && !self.join.joining() && self.bands_ended.is_none()
+    }
+
+    /// Whether short texts were found by their MinHash bands once the
+    /// exact join was given up (they may have been given up since).
+    pub fn short_texts_past_join_by_bands(&self) -> bool {
+        self.bands_past_join && !self.join.joining()
+    }
+
+    /// Short texts searched when their search by bands was given up for
+    /// fingerprints, if it was.
+    pub fn short_texts_bands_ended(&self) -> Option<u64> {
+        self.bands_ended
+    }
+
+    /// Gives up the bands (their matches passed the budget): kept short
+    /// texts are found by fingerprint from now on, each measured again.
+    /// The records kept in the block join the main indexes first.
+    fn bands_to_fingerprints(&mut self) -> io::Result<()> {
+        for recent in self.recent_kept.drain(..) {
+            recent.add_to(&mut self.main, &self.join.order);
+        }
+        let mut kept = Vec::new();
+        for number in 0..self.kept {
+            if self.short_sketches[number as usize] == Sketch::NONE {
+                continue;
+            }
+            let text = self.texts.get(number as usize)?;
+            if let Some(short) = self.short_text(&text)? {
+                kept.push((short.simhash, number));
+            }
+        }
+        self.bands_ended = Some(self.join.searched().0);
+        self.main.find_short_texts_by_fingerprint(&kept);
+        self.recent = self.empty_indexes();
+        self.ahead_stale = self.in_block;
+        Ok(())
     }
 
     /// The join of short texts may read this many postings.
@@ -361,6 +457,9 @@ impl Filter {
     /// (every kept short text indexed again), or after the last to
     /// fingerprints.
     fn end_join_stage(&mut self) -> io::Result<()> {
+        if self.bands_past_join {
+            return self.join_to_bands();
+        }
         if !self.join.next_stage() {
             self.stop_joining();
             return Ok(());
@@ -371,6 +470,27 @@ impl Filter {
         // k = 8 did), so both propose candidates.
         self.main
             .find_short_texts_by_fingerprint_too(self.join.kept());
+        Ok(())
+    }
+
+    /// Gives up the join for MinHash bands: every kept short text is
+    /// measured again and indexed by its band keys. The records kept in
+    /// the block join the main indexes first.
+    fn join_to_bands(&mut self) -> io::Result<()> {
+        for recent in self.recent_kept.drain(..) {
+            recent.add_to(&mut self.main, &self.join.order);
+        }
+        let kept = self.join.stop();
+        let (texts, measure, by_path) = (&self.texts, &self.measure, self.by_path);
+        let mut bands = Vec::with_capacity(kept.len());
+        for &(_, number) in &kept {
+            let text = texts.get(number as usize)?;
+            let set = feature_set(measure, by_path, &text, Space::Chars)?;
+            bands.push((band_keys(&set), number));
+        }
+        self.main.find_short_texts_by_bands(bands);
+        self.recent = self.empty_indexes();
+        self.ahead_stale = self.in_block;
         Ok(())
     }
 
@@ -395,7 +515,9 @@ impl Filter {
     /// Indexes with nothing kept, finding short texts as the filter does.
     fn empty_indexes(&self) -> Indexes {
         let mut indexes = Indexes::new(self.max_distance, self.chars_distance, self.threshold);
-        if !self.join.joining() {
+        if self.finding_short_texts_by_bands() {
+            indexes.find_short_texts_by_bands([]);
+        } else if !self.join.joining() {
             indexes.find_short_texts_by_fingerprint(&[]);
         } else if !self.join.exact() {
             indexes.find_short_texts_by_fingerprint_too(&[]);
@@ -510,7 +632,7 @@ impl Filter {
         let set = self.join_set(record);
         let mut candidates = Vec::new();
         let probe = self.join.probe(&set);
-        self.main.query(record, &probe, scratch, &mut candidates);
+        let band_matches = self.main.query(record, &probe, scratch, &mut candidates);
         self.turn_away_by_sketch(record, &mut candidates);
         candidates.sort_unstable();
         candidates.dedup();
@@ -533,6 +655,7 @@ impl Filter {
             words_set,
             words_needed,
             checked,
+            band_matches,
         })
     }
 
@@ -589,10 +712,27 @@ impl Filter {
             self.end_join_stage()?;
             probe = self.join.probe(&set);
         }
+        let by_bands = !exact_only && record.short.is_some() && self.finding_short_texts_by_bands();
+        if by_bands {
+            let budget = self.bands_budget;
+            let allowed = budget
+                .base
+                .saturating_add(budget.per_short_text.saturating_mul(self.band_searches));
+            if self.band_matches > allowed {
+                self.bands_to_fingerprints()?;
+            }
+        }
         let mut words_set = None;
-        if !exact_only
-            && let Some((kept, jaccard)) = self.search(record, &probe, found, &mut words_set)?
-        {
+        let (searched, band_matches) = if exact_only {
+            (None, 0)
+        } else {
+            self.search(record, &probe, found, &mut words_set)?
+        };
+        if by_bands && self.finding_short_texts_by_bands() {
+            self.band_searches += 1;
+            self.band_matches = self.band_matches.saturating_add(band_matches);
+        }
+        if let Some((kept, jaccard)) = searched {
             return Ok(Decision::Dropped { kept, jaccard });
         }
         let number = self.keep(record, &set, key, exact_only)?;
@@ -612,49 +752,61 @@ impl Filter {
     /// The earliest kept record within k that reaches the threshold;
     /// `found`: the candidates among the records kept before the block,
     /// and what comparing them found, if they were searched ahead;
-    /// `words_set`: the record's feature set, set if it was needed.
+    /// `words_set`: the record's feature set, set if it was needed. With
+    /// it, how many times kept short texts shared a band with the record
+    /// (with every one, whichever was found first: the count of the
+    /// bands' budget must not depend on the blocks).
     fn search<'r>(
         &mut self,
         record: &'r Measured,
         probe: &Probe<'_>,
         found: Option<Ahead>,
         words_set: &mut Option<Cow<'r, [u64]>>,
-    ) -> io::Result<Option<(u32, f64)>> {
+    ) -> io::Result<(Option<(u32, f64)>, u64)> {
         let mut candidates = std::mem::take(&mut self.scratch);
         candidates.clear();
-        match found {
+        let band_matches = match found {
             Some(Ahead {
                 checked: Some(checked),
                 words_set: measured,
                 words_needed,
+                band_matches,
                 ..
             }) if !self.ahead_stale => {
                 *words_set = own_words_set(record, measured, words_needed);
                 self.candidates += checked.compared;
                 if checked.near.is_some() {
                     self.scratch = candidates;
-                    return Ok(checked.near);
+                    let recent = if self.in_block {
+                        self.recent.band_matches(record)
+                    } else {
+                        0
+                    };
+                    return Ok((checked.near, band_matches + recent));
                 }
                 // None before the block: those kept in it may be.
+                band_matches
             }
             Some(ahead) if !self.ahead_stale => {
                 candidates.extend(ahead.candidates);
                 *words_set = own_words_set(record, ahead.words_set, ahead.words_needed);
+                ahead.band_matches
             }
             _ => {
                 if record.short.is_none() {
                     self.main.build_short_words();
                 }
                 let scratch = &mut self.join.scratch;
-                self.main.query(record, probe, scratch, &mut candidates);
+                self.main.query(record, probe, scratch, &mut candidates)
             }
-        }
+        };
+        let mut recent_matches = 0;
         if self.in_block {
             if record.short.is_none() {
                 self.recent.build_short_words();
             }
             let scratch = &mut self.join.scratch;
-            self.recent.query(record, probe, scratch, &mut candidates);
+            recent_matches = self.recent.query(record, probe, scratch, &mut candidates);
         }
         self.turn_away_by_sketch(record, &mut candidates);
         candidates.sort_unstable();
@@ -662,7 +814,7 @@ impl Filter {
         let (answer, compared) = self.first_near(record, probe.set, words_set, &candidates);
         self.candidates += compared;
         self.scratch = candidates;
-        answer
+        Ok((answer?, band_matches + recent_matches))
     }
 
     /// Drops the candidates by character pairs whose sketch shows they

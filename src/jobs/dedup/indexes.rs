@@ -1,7 +1,9 @@
 //! The search indexes of a set of kept records: which kept records a new
 //! record is compared with, and in which space.
 
+use super::band_index::BandIndex;
 use super::short_join::Probe;
+use crate::verify::bands::BandKeys;
 use crate::verify::join::{JoinScratch, Postings, TokenOrder};
 
 use super::filter::Measured;
@@ -29,9 +31,10 @@ enum ShortWords {
     Built(Index),
 }
 
-/// How kept short texts are found: by the join while it lasts, by
-/// fingerprint once the exact join is given up (beside the join on their
-/// rarest pairs, then alone: see src/jobs/dedup/short_join.rs).
+/// How kept short texts are found: by the join while it lasts; once the
+/// exact join is given up, by their MinHash bands, or by fingerprint
+/// (beside the join on their rarest pairs, then alone: see
+/// src/jobs/dedup/short_join.rs).
 #[derive(Debug)]
 struct Chars {
     /// By a join on the prefixes of their character pairs (exact, or
@@ -39,6 +42,8 @@ struct Chars {
     joined: Option<Postings>,
     /// By their character-pair fingerprints, within the distance.
     fingerprints: Option<Index>,
+    /// By their MinHash band keys.
+    bands: Option<BandIndex>,
 }
 
 /// Kept records in the two spaces of the scan's rule.
@@ -69,6 +74,7 @@ impl Indexes {
             chars: Chars {
                 joined: Some(Postings::new(threshold)),
                 fingerprints: None,
+                bands: None,
             },
             short_words: ShortWords::Waiting {
                 simhashes: Vec::new(),
@@ -101,6 +107,7 @@ impl Indexes {
     pub fn find_short_texts_by_fingerprint(&mut self, kept: &[(u64, u32)]) {
         self.find_short_texts_by_fingerprint_too(kept);
         self.chars.joined = None;
+        self.chars.bands = None;
     }
 
     /// Finds kept short texts by their fingerprints too, beside the join:
@@ -114,6 +121,33 @@ impl Indexes {
             }
             self.chars.fingerprints = Some(index);
         }
+    }
+
+    /// Finds kept short texts by their MinHash bands from now on, and no
+    /// longer by the join nor by fingerprint: `kept` (every kept short
+    /// text's band keys and number) are indexed.
+    pub fn find_short_texts_by_bands(&mut self, kept: impl IntoIterator<Item = (BandKeys, u32)>) {
+        let mut index = BandIndex::new();
+        for (keys, number) in kept {
+            index.insert(&keys, number);
+        }
+        self.chars = Chars {
+            joined: None,
+            fingerprints: None,
+            bands: Some(index),
+        };
+    }
+
+    /// How many times kept short texts share a band with `record` (0 when
+    /// they are not found by bands, or it is not a short text): what its
+    /// search by bands costs.
+    pub fn band_matches(&self, record: &Measured) -> u64 {
+        let (Some(index), Some(short)) = (&self.chars.bands, &record.short) else {
+            return 0;
+        };
+        let mut matches = 0;
+        index.query(&short.bands, |_| matches += 1);
+        matches
     }
 
     /// Searches within `max_distance` by word fingerprint and within
@@ -139,17 +173,22 @@ impl Indexes {
     /// Appends the kept records that may be near-duplicates of `record`,
     /// each with the space their pair is decided in (possibly more than
     /// once): within the distance by word fingerprint, or, for two short
-    /// texts, every one the join proposes (`probe` ranks its tokens) and
-    /// those within the distance by character-pair fingerprint. A
+    /// texts, every one the join proposes (`probe` ranks its tokens),
+    /// those within the distance by character-pair fingerprint and those
+    /// that share a MinHash band. A
     /// record that is not a short text needs [`Indexes::build_short_words`]
     /// first; without it, short texts are not searched.
+    ///
+    /// Returns how many times kept short texts shared a band with it
+    /// ([`Indexes::band_matches`]).
     pub fn query(
         &self,
         record: &Measured,
         probe: &Probe<'_>,
         scratch: &mut JoinScratch,
         out: &mut Vec<(u32, Space)>,
-    ) {
+    ) -> u64 {
+        let mut band_matches = 0;
         let mut found = Vec::new();
         self.words.query(record.words.simhash, &mut found);
         out.extend(found.iter().map(|&(kept, _)| (kept, Space::Words)));
@@ -164,6 +203,12 @@ impl Indexes {
                     index.query(short.simhash, &mut found);
                     out.extend(found.iter().map(|&(kept, _)| (kept, Space::Chars)));
                 }
+                if let Some(index) = &self.chars.bands {
+                    index.query(&short.bands, |kept| {
+                        band_matches += 1;
+                        out.push((kept, Space::Chars));
+                    });
+                }
             }
             None => {
                 if let ShortWords::Built(index) = &self.short_words {
@@ -172,29 +217,36 @@ impl Indexes {
                 }
             }
         }
+        band_matches
     }
 
     /// Adds kept record `number`; `set`: its character pairs, when it is
     /// a short text and the join lasts (`order` has learnt them).
     pub fn insert(&mut self, record: &Measured, set: &[u64], order: &TokenOrder, number: u32) {
-        let short = record.short.as_ref().map(|short| (short.simhash, set));
+        let short = record
+            .short
+            .as_ref()
+            .map(|short| (short.simhash, set, &short.bands));
         self.insert_measures(record.words.simhash, short, order, number);
     }
 
     fn insert_measures(
         &mut self,
         words: u64,
-        short: Option<(u64, &[u64])>,
+        short: Option<(u64, &[u64], &BandKeys)>,
         order: &TokenOrder,
         number: u32,
     ) {
         match short {
-            Some((simhash, set)) => {
+            Some((simhash, set, bands)) => {
                 if let Some(postings) = &mut self.chars.joined {
                     postings.add(set, order, number);
                 }
                 if let Some(index) = &mut self.chars.fingerprints {
                     index.insert(simhash, number);
+                }
+                if let Some(index) = &mut self.chars.bands {
+                    index.insert(bands, number);
                 }
                 match &mut self.short_words {
                     ShortWords::Waiting { simhashes, numbers } => {
@@ -214,8 +266,8 @@ impl Indexes {
 #[derive(Clone, Debug)]
 pub struct Recent {
     words: u64,
-    /// Character-pair fingerprint and set, for a short text.
-    short: Option<(u64, Vec<u64>)>,
+    /// Character-pair fingerprint, set and band keys, for a short text.
+    short: Option<(u64, Vec<u64>, BandKeys)>,
     number: u32,
 }
 
@@ -227,7 +279,7 @@ impl Recent {
             short: record
                 .short
                 .as_ref()
-                .map(|short| (short.simhash, set.to_vec())),
+                .map(|short| (short.simhash, set.to_vec(), short.bands)),
             number,
         }
     }
@@ -237,7 +289,7 @@ impl Recent {
         let short = self
             .short
             .as_ref()
-            .map(|(simhash, set)| (*simhash, &set[..]));
+            .map(|(simhash, set, bands)| (*simhash, &set[..], bands));
         indexes.insert_measures(self.words, short, order, self.number);
     }
 }

@@ -15,9 +15,11 @@
 //! within k bits and reaches the Jaccard threshold. Unless given, k is
 //! the scan's cost model's, chosen again as the input grows ([`plan`]).
 //! Short texts are joined exactly; once that costs too much, they are
-//! searched by character-pair fingerprint within a radius planned the
-//! same way on them (or the k given).
+//! found by their MinHash bands (src/verify/bands.rs), or, with
+//! `--short-texts fingerprint`, by character-pair fingerprint within a
+//! radius planned the same way on them (or the k given).
 
+mod band_index;
 mod digests;
 mod files;
 pub mod filter;
@@ -92,8 +94,12 @@ pub struct DedupOptions {
     /// numbers cost nothing; ids cost their bytes).
     pub name_kept: bool,
     /// How much the exact join of short texts may read before they are
-    /// searched by fingerprint within k instead.
+    /// found by their MinHash bands (or by fingerprint within k) instead.
     pub join_budget: JoinBudget,
+    /// How many band matches short texts found by their bands may make
+    /// before they are searched by fingerprint within k instead
+    /// ([`filter::BANDS_BASE_MATCHES`]).
+    pub bands_budget: JoinBudget,
     /// How kept short texts are found: `Join` ignores `join_budget`,
     /// `Fingerprint` never joins.
     pub short_text_search: ShortTextSearch,
@@ -111,6 +117,7 @@ impl Default for DedupOptions {
             keep: Keep::First,
             name_kept: true,
             join_budget: JoinBudget::default(),
+            bands_budget: filter::BANDS_BUDGET,
             short_text_search: ShortTextSearch::Auto,
         }
     }
@@ -184,6 +191,12 @@ pub struct DedupStats {
     /// fingerprint within k. Empty: every short text was joined exactly,
     /// so none of their pairs was missed.
     pub join_stage_ends: Vec<u64>,
+    /// Past the exact join, short texts were found by their MinHash bands
+    /// (src/verify/bands.rs), not by fingerprint.
+    pub short_texts_by_bands: bool,
+    /// Short texts searched when the bands were given up (their matches
+    /// passed their budget) for fingerprints within k, if they were.
+    pub bands_ended: Option<u64>,
     /// Wall-clock seconds.
     pub seconds: f64,
 }
@@ -344,8 +357,10 @@ impl Run {
         let (words, chars) = (radii.words.radius(), radii.chars.radius());
         let mut filter =
             Filter::new(measure, options.threshold, words, chars).with_join_budget(budget);
-        if options.short_text_search == ShortTextSearch::Fingerprint {
-            filter.stop_joining();
+        match options.short_text_search {
+            ShortTextSearch::Fingerprint => filter.stop_joining(),
+            ShortTextSearch::Auto => filter = filter.with_bands_past_join(options.bands_budget),
+            ShortTextSearch::Join => {}
         }
         if files {
             filter = filter.reading_files();
@@ -397,6 +412,8 @@ impl Run {
         let (short_texts, stage_ends) = self.filter.short_texts_searched();
         self.stats.short_texts = short_texts;
         self.stats.join_stage_ends = stage_ends.to_vec();
+        self.stats.short_texts_by_bands = self.filter.short_texts_past_join_by_bands();
+        self.stats.bands_ended = self.filter.short_texts_bands_ended();
         self.stats.seconds = started.elapsed().as_secs_f64();
         Ok(self.stats)
     }

@@ -292,7 +292,11 @@ proptest! {
     ) {
         let input: Vec<u8> = lines.iter().flat_map(|line| format!("{line}\n").into_bytes()).collect();
         let join_budget = JoinBudget { base, per_short_text: 0 };
-        let options = DedupOptions { join_budget, ..DedupOptions::default() };
+        let options = DedupOptions {
+            join_budget,
+            short_text_search: ShortTextSearch::Fingerprint,
+            ..DedupOptions::default()
+        };
         let records = RecordOptions::default();
         let run = |block_bytes: usize| {
             let blocks = RecordBlocks::with_block_bytes(&input[..], "stdin", &records, block_bytes);
@@ -311,6 +315,50 @@ proptest! {
             prop_assert_eq!(&cut.kept, &whole.kept);
             prop_assert_eq!(&cut.dropped, &whole.dropped);
             prop_assert_eq!(cut_stats.chars_distance, stats.chars_distance);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Past the exact join, short texts found by their MinHash bands, then
+    /// (past the bands' budget) by fingerprint: the answer does not depend
+    /// on the blocks, and every drop is a pair at the threshold with a
+    /// record kept before it.
+    #[test]
+    fn bands_past_the_join_drop_only_pairs_at_the_threshold_whatever_the_blocks(
+        lines in corpus(),
+        base in 0u64..300,
+        bands in prop_oneof![Just(u64::MAX), 0u64..100],
+    ) {
+        let input: Vec<u8> = lines.iter().flat_map(|line| format!("{line}\n").into_bytes()).collect();
+        let join_budget = JoinBudget { base, per_short_text: 0 };
+        let bands_budget = JoinBudget { base: bands, per_short_text: 0 };
+        let options = DedupOptions { join_budget, bands_budget, ..DedupOptions::default() };
+        let (whole, stats) = run(&input, &options, 1 << 20);
+        for block_bytes in [1, 64] {
+            let (cut, cut_stats) = run(&input, &options, block_bytes);
+            prop_assert_eq!(&cut.kept, &whole.kept);
+            prop_assert_eq!(&cut.dropped, &whole.dropped);
+            prop_assert_eq!(cut_stats.short_texts_by_bands, stats.short_texts_by_bands);
+            prop_assert_eq!(cut_stats.bands_ended, stats.bands_ended);
+        }
+        let short = ShortTexts::new(&FeatureOptions::default());
+        let fingerprinter = Fingerprinter::new(FeatureOptions::default());
+        let chars = |line: u64| {
+            let bytes = lines[line as usize - 1].as_bytes();
+            short.fingerprint(bytes).map(|_| short.feature_set_reader(bytes).unwrap())
+        };
+        let words = |line: u64| fingerprinter.feature_set_bytes(lines[line as usize - 1].as_bytes());
+        for &(dropped, kept, reported) in &whole.dropped {
+            prop_assert!(kept < dropped);
+            let exact = match (chars(dropped), chars(kept)) {
+                (Some(ours), Some(theirs)) => jaccard(&ours, &theirs),
+                _ => jaccard(&words(dropped), &words(kept)),
+            };
+            prop_assert!(exact >= 0.8, "{} {} {}", dropped, kept, exact);
+            prop_assert!((exact - reported).abs() < 1e-9, "{} {} {} {}", dropped, kept, exact, reported);
         }
     }
 }
