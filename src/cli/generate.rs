@@ -9,8 +9,12 @@ use super::{Cli, Finished};
 
 /// Prints completions for `shell`.
 pub fn completions(shell: clap_complete::Shell) -> anyhow::Result<Finished> {
+    // clap_complete panics when its writer fails: generate into memory,
+    // then write it out so a closed pipe or a full disk is an error.
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "simdup", &mut script);
     let mut out = io::stdout().lock();
-    clap_complete::generate(shell, &mut Cli::command(), "simdup", &mut out);
+    out.write_all(&script)?;
     out.flush()?;
     Ok(Finished::default())
 }

@@ -94,17 +94,23 @@ pub fn run(args: IndexArgs) -> anyhow::Result<Finished> {
         IndexAction::Stats(db) => {
             let store = Store::open(&db.db, false)?;
             let stats = store.stats()?;
-            println!("documents  {}", stats.documents);
-            println!("bytes      {}", stats.bytes);
-            println!(
+            // Written with `writeln!`, not `println!`: a closed pipe or a
+            // full disk is an error to report, not a panic.
+            let mut out = io::stdout().lock();
+            writeln!(out, "documents  {}", stats.documents)?;
+            writeln!(out, "bytes      {}", stats.bytes)?;
+            writeln!(
+                out,
                 "features   {}",
                 stats.features.as_deref().unwrap_or("(none yet)")
-            );
-            println!(
+            )?;
+            writeln!(
+                out,
                 "digest     {}",
                 stats.digest.as_deref().unwrap_or("(none yet)")
-            );
-            println!("schema     {}", simdup::index::SCHEMA_VERSION);
+            )?;
+            writeln!(out, "schema     {}", simdup::index::SCHEMA_VERSION)?;
+            out.flush()?;
             Ok(Finished::ran(false))
         }
         IndexAction::Ls(db) => {

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::util::{TestDir, edit, stderr, stdout, text};
+use crate::util::{TestDir, edit, run_into_closed_pipe, run_into_full_disk, stderr, stdout, text};
 
 fn corpus(dir: &TestDir) {
     for seed in 0..6 {
@@ -735,5 +735,25 @@ fn records_are_added_from_a_file_as_from_stdin() {
         stderr(&two).contains("one FILE or stdin"),
         "{}",
         stderr(&two)
+    );
+}
+
+#[test]
+fn stats_end_quietly_on_a_closed_pipe_and_report_a_full_disk() {
+    let dir = TestDir::new();
+    indexed_corpus(&dir);
+    let args = ["index", "stats", "--db", "i.db"];
+    let closed = run_into_closed_pipe(&dir, &args);
+    assert_eq!(closed.status.code(), Some(0), "{}", stderr(&closed));
+    assert!(closed.stderr.is_empty(), "{}", stderr(&closed));
+    let Some(full) = run_into_full_disk(&dir, &args) else {
+        eprintln!("no /dev/full here: the full-disk half is skipped");
+        return;
+    };
+    assert_eq!(full.status.code(), Some(2), "{}", stderr(&full));
+    assert!(
+        stderr(&full).contains("No space left on device") && !stderr(&full).contains("panicked"),
+        "{}",
+        stderr(&full)
     );
 }

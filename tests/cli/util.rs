@@ -154,3 +154,44 @@ pub fn run_and_close_pipe(dir: &TestDir, args: &[&str]) -> (Option<i32>, String)
         .unwrap();
     (child.wait().unwrap().code(), errors)
 }
+
+/// Runs `simdup ARGS` in `dir` with stdout a pipe whose reader is closed
+/// before the run starts, so every write fails as it does under `| head`
+/// once head has gone (however short the output).
+pub fn run_into_closed_pipe(dir: &TestDir, args: &[&str]) -> std::process::Output {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    std::process::Command::new(env!("CARGO_BIN_EXE_simdup"))
+        .current_dir(dir.path())
+        .env("HOME", dir.path())
+        .args(args)
+        .stdout(writer)
+        .output()
+        .unwrap()
+}
+
+/// `/dev/full` opened for writing, if this system has it as a character
+/// device: every write to it fails with "no space left on device".
+pub fn dev_full() -> Option<fs::File> {
+    use std::os::unix::fs::FileTypeExt;
+    let path = Path::new("/dev/full");
+    if !fs::metadata(path).ok()?.file_type().is_char_device() {
+        return None;
+    }
+    fs::OpenOptions::new().write(true).open(path).ok()
+}
+
+/// Runs `simdup ARGS` in `dir` with stdout `/dev/full`; `None` (the test
+/// skips) where there is no such device.
+pub fn run_into_full_disk(dir: &TestDir, args: &[&str]) -> Option<std::process::Output> {
+    let full = dev_full()?;
+    Some(
+        std::process::Command::new(env!("CARGO_BIN_EXE_simdup"))
+            .current_dir(dir.path())
+            .env("HOME", dir.path())
+            .args(args)
+            .stdout(full)
+            .output()
+            .unwrap(),
+    )
+}
