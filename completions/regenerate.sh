@@ -3,7 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --quiet
-bin=target/debug/simdup
+# Where cargo put it: CARGO_TARGET_DIR when set (relative to the root).
+bin="${CARGO_TARGET_DIR:-target}/debug/simdup"
 "$bin" completions bash > completions/simdup.bash
 "$bin" completions zsh > completions/_simdup
 "$bin" completions fish > completions/simdup.fish
