@@ -84,7 +84,7 @@ markdown\t'A Markdown heading and table, for $GITHUB_STEP_SUMMARY or a PR commen
 fdupes\t'Groups as blocks of paths (or record ids), one per line, each block ending with a blank line: the output of fdupes and jdupes, for scripts that read it'"
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l baseline -d 'Accept the pairs recorded in FILE: only new pairs are listed and fail the run' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l write-baseline -d 'Record today\'s pairs in FILE (a baseline accepting all of them)' -r -F
-complete -c simdup -n "__fish_simdup_using_subcommand scan" -s j -l threads -d 'Worker threads (default: one per core)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -s j -l threads -d 'Worker threads (default: one per core; at most 256, or one per core if more)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l color -d 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set or TERM is dumb'
 always\t'Always'
 never\t'Never'"
@@ -126,7 +126,7 @@ complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l max-filesi
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l format -d 'Output format' -r -f -a "text\t'`<16 hex digits>  <path>`, after a header naming the options'
 jsonl\t'One JSON object per document'"
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l sdr -d 'Print htm.core\'s sparse encoding instead: the indices of the ACTIVE largest of SIZE sums. Its features are single words, htm.core\'s tokens, unless --shingle says otherwise' -r
-complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -s j -l threads -d 'Worker threads (default: one per core)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -s j -l threads -d 'Worker threads (default: one per core; at most 256, or one per core if more)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l color -d 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set or TERM is dumb'
 always\t'Always'
 never\t'Never'"
@@ -198,7 +198,7 @@ last\t'The last; reads the whole input first'
 longest\t'The longest text (the first of equals); reads the whole input first'
 shortest\t'The shortest text (the first of equals); reads the whole input first'"
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l dropped -d 'Write one JSON line per removed record to FILE: its line (and id), the kept record it matched, and their Jaccard' -r -F
-complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s j -l threads -d 'Worker threads for fingerprinting (default: one per core); the output is the same whatever the number' -r
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s j -l threads -d 'Worker threads for fingerprinting (default: one per core; at most 256, or one per core if more); the output is the same whatever the number' -r
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l color -d 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set or TERM is dumb'
 always\t'Always'
 never\t'Never'"
@@ -272,7 +272,7 @@ raw\t'Their bytes as written'"
 complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l transform -d 'Compare what CMD writes for each file instead (e.g. \'pandoc -t plain $IN\'): $IN is the file\'s path; without $IN the file is on CMD\'s stdin. Run without a shell' -r
 complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -s g -l glob -d 'Only files matching GLOB; `!GLOB` excludes. Repeatable' -r
 complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l max-filesize -d 'Skip files larger than SIZE (e.g. 512K, 10M, 2G)' -r
-complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -s j -l threads -d 'Worker threads (default: one per core)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -s j -l threads -d 'Worker threads (default: one per core; at most 256, or one per core if more)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l color -d 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set or TERM is dumb'
 always\t'Always'
 never\t'Never'"

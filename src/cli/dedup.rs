@@ -107,9 +107,9 @@ pub struct DedupArgs {
     #[arg(short, long, help_heading = "Output")]
     pub quiet: bool,
 
-    /// Worker threads for fingerprinting (default: one per core); the output is the same
-    /// whatever the number.
-    #[arg(short = 'j', long, value_name = "N", default_value_t = 0)]
+    /// Worker threads for fingerprinting (default: one per core; at most 256, or one per core
+    /// if more); the output is the same whatever the number.
+    #[arg(short = 'j', long, value_name = "N", default_value_t = 0, value_parser = super::args::parse_threads)]
     pub threads: usize,
 }
 

@@ -52,8 +52,8 @@ pub struct FingerprintArgs {
     #[arg(short, long)]
     pub verbose: bool,
 
-    /// Worker threads (default: one per core).
-    #[arg(short = 'j', long, value_name = "N", default_value_t = 0)]
+    /// Worker threads (default: one per core; at most 256, or one per core if more).
+    #[arg(short = 'j', long, value_name = "N", default_value_t = 0, value_parser = super::args::parse_threads)]
     pub threads: usize,
 }
 

@@ -742,3 +742,43 @@ fn verified_records_are_read_again_from_their_file_wherever_stdin_starts() {
         assert_eq!(stdout(&named), stdout(&piped), "-j {threads}");
     }
 }
+
+/// Threads past the bound (256, or the cores if more) are a usage error
+/// that names the option, before any work starts: thousands of threads
+/// took minutes on a few files, and 2^64 - 1 never returned.
+#[test]
+fn too_many_threads_are_a_usage_error_for_every_command() {
+    let dir = TestDir::new();
+    dir.create("d/a.txt", text(1, 50));
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let over = (256.max(cores) + 1).to_string();
+    let commands: [&[&str]; 4] = [
+        &["scan", "d"],
+        &["fingerprint", "d"],
+        &["dedup", "d"],
+        &["index", "add", "d", "--db", "i.db"],
+    ];
+    for command in commands {
+        for threads in [over.as_str(), "18446744073709551615"] {
+            let output = dir
+                .simdup()
+                .args(command)
+                .args(["-j", threads])
+                .timeout(std::time::Duration::from_secs(60))
+                .output()
+                .unwrap();
+            let errors = stderr(&output);
+            assert_eq!(
+                output.status.code(),
+                Some(2),
+                "{command:?} -j {threads}: {errors}"
+            );
+            assert!(
+                errors.contains("--threads") && errors.contains("at most"),
+                "{command:?} -j {threads}: {errors}"
+            );
+            assert!(output.stdout.is_empty(), "{command:?} -j {threads}");
+        }
+    }
+    assert!(!dir.path().join("i.db").exists(), "no index made");
+}
