@@ -342,24 +342,85 @@ fn read_baseline(file: &Path) -> anyhow::Result<Baseline> {
     Ok(Baseline::read(io::BufReader::new(opened), &source)?)
 }
 
-/// Writes a baseline through a temporary file beside it, so that a failed
-/// write never leaves half a baseline.
+/// Writes a baseline into `file` as a shell redirection would, but never
+/// leaves half a baseline in a regular file: a symbolic link is followed
+/// (the file it names is written, the link stays); a regular file is
+/// replaced through a temporary file beside it and keeps its permissions;
+/// anything else (a FIFO, a device) is written in place, as renaming over
+/// it would replace it instead.
 fn write_baseline(file: &Path, baseline: &Baseline) -> anyhow::Result<()> {
-    let dir = match file.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
     let failed = |error: &dyn std::fmt::Display| {
         anyhow::anyhow!("cannot write the baseline {}: {error}", file.display())
     };
-    let mut temporary = tempfile::NamedTempFile::new_in(dir).map_err(|e| failed(&e))?;
+    let target = resolve_links(file).map_err(|e| failed(&e))?;
+    let existing = match std::fs::metadata(&target) {
+        Ok(metadata) => Some(metadata),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => None,
+        Err(error) => return Err(failed(&error)),
+    };
+    if existing
+        .as_ref()
+        .is_some_and(|metadata| !metadata.is_file())
+    {
+        // A directory fails to open here, as it should.
+        let opened = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&target)
+            .map_err(|e| failed(&e))?;
+        let mut out = BufWriter::new(opened);
+        baseline.write(&mut out).map_err(|e| failed(&e))?;
+        out.flush().map_err(|e| failed(&e))?;
+        return Ok(());
+    }
+    let dir = match target.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let mut builder = tempfile::Builder::new();
+    // A new baseline gets the mode a redirection would give it (0666 less
+    // the umask), not the temporary file's 0600.
+    #[cfg(unix)]
+    if existing.is_none() {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut temporary = builder.tempfile_in(dir).map_err(|e| failed(&e))?;
     {
         let mut out = BufWriter::new(temporary.as_file_mut());
         baseline.write(&mut out).map_err(|e| failed(&e))?;
         out.flush().map_err(|e| failed(&e))?;
     }
-    temporary.persist(file).map_err(|e| failed(&e.error))?;
+    if let Some(metadata) = &existing {
+        temporary
+            .as_file()
+            .set_permissions(metadata.permissions())
+            .map_err(|e| failed(&e))?;
+    }
+    temporary.persist(&target).map_err(|e| failed(&e.error))?;
     Ok(())
+}
+
+/// The path `file` names once its symbolic links are followed, the last
+/// one possibly dangling (writing then creates the file it names).
+fn resolve_links(file: &Path) -> io::Result<PathBuf> {
+    // As many links as Linux follows before giving up with ELOOP.
+    const MAX_LINKS: usize = 40;
+    let mut path = file.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        match std::fs::symlink_metadata(&path) {
+            Ok(metadata) if metadata.file_type().is_symlink() => {
+                // A relative target is relative to the link's directory;
+                // joining an absolute one yields it unchanged.
+                let target = std::fs::read_link(&path)?;
+                path = match path.parent() {
+                    Some(parent) => parent.join(target),
+                    None => target,
+                };
+            }
+            _ => return Ok(path),
+        }
+    }
+    Err(io::Error::other("too many levels of symbolic links"))
 }
 
 /// The library's scan options; options that cannot apply are errors.

@@ -656,3 +656,120 @@ fn update_baseline_leaves_the_file_alone_after_an_error() {
         before
     );
 }
+
+/// The mode of a file, permission bits only.
+fn mode(path: &std::path::Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o7777
+}
+
+/// This process's umask, where Linux tells it.
+fn umask() -> Option<u32> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|line| line.starts_with("Umask:"))?;
+    u32::from_str_radix(line["Umask:".len()..].trim(), 8).ok()
+}
+
+#[test]
+fn a_baseline_is_written_into_a_linked_file_and_keeps_its_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = accepted_duplicates();
+    let real = dir.create("ci/real.baseline", "");
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o604)).unwrap();
+    let link = dir.path().join("simdup.baseline");
+    std::os::unix::fs::symlink("ci/real.baseline", &link).unwrap();
+
+    let output = scan(&dir, &["docs", "--write-baseline", "simdup.baseline"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(link.symlink_metadata().unwrap().file_type().is_symlink());
+    let written = std::fs::read_to_string(&real).unwrap();
+    assert!(written.starts_with("# simdup baseline"), "{written}");
+    assert_eq!(written.lines().filter(|l| !l.starts_with('#')).count(), 2);
+    assert_eq!(mode(&real), 0o604);
+
+    // --update-baseline rewrites the same file, link and mode kept.
+    std::fs::remove_file(dir.path().join("docs/b.md")).unwrap();
+    let output = scan(
+        &dir,
+        &["docs", "--baseline", "simdup.baseline", "--update-baseline"],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(link.symlink_metadata().unwrap().file_type().is_symlink());
+    let updated = std::fs::read_to_string(&real).unwrap();
+    assert_eq!(updated.lines().filter(|l| !l.starts_with('#')).count(), 1);
+    assert_eq!(mode(&real), 0o604);
+
+    // A link to no file yet makes the file it names.
+    std::os::unix::fs::symlink("ci/later.baseline", dir.path().join("later")).unwrap();
+    let output = scan(&dir, &["docs", "--write-baseline", "later"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        dir.path()
+            .join("later")
+            .symlink_metadata()
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let later = dir.path().join("ci/later.baseline");
+    assert!(
+        std::fs::read_to_string(&later)
+            .unwrap()
+            .starts_with("# simdup baseline")
+    );
+    // A new file gets the mode a shell redirection would give it.
+    if let Some(umask) = umask() {
+        assert_eq!(mode(&later), 0o666 & !umask);
+    }
+}
+
+#[test]
+fn a_baseline_is_written_into_a_fifo_without_replacing_it() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = accepted_duplicates();
+    let fifo = dir.path().join("baseline.fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|status| status.success()) {
+        eprintln!("no mkfifo here: skipped");
+        return;
+    }
+    // The reader opens the FIFO (waiting for the writer) and reads it to
+    // its end; a run that replaced the FIFO would leave it waiting, so
+    // the result comes back on a channel with a deadline.
+    let (sender, received) = std::sync::mpsc::channel();
+    let path = fifo.clone();
+    std::thread::spawn(move || {
+        let _ = sender.send(std::fs::read_to_string(path));
+    });
+    let output = dir
+        .simdup()
+        .args(["scan", "docs", "--write-baseline", "baseline.fifo"])
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        fifo.symlink_metadata().unwrap().file_type().is_fifo(),
+        "the FIFO was replaced"
+    );
+    let read = received
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("the reader got nothing")
+        .unwrap();
+    assert!(read.starts_with("# simdup baseline"), "{read}");
+    assert_eq!(read.lines().filter(|l| !l.starts_with('#')).count(), 2);
+}
+
+#[test]
+fn a_baseline_that_cannot_be_written_is_an_error_naming_it() {
+    let dir = accepted_duplicates();
+    std::fs::create_dir(dir.path().join("taken")).unwrap();
+    let output = scan(&dir, &["docs", "--write-baseline", "taken"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("cannot write the baseline taken: "),
+        "{}",
+        stderr(&output)
+    );
+    assert!(dir.path().join("taken").is_dir());
+}
