@@ -187,16 +187,35 @@ impl IgnoreStack {
             return None;
         }
         let mut builder = GitignoreBuilder::new(dir);
+        // An unclosed `[` is an error to warn about and skip, not a
+        // literal `[`: git matches nothing with such a line, and `-g`
+        // refuses it too.
+        builder.allow_unclosed_class(false);
         if let Some(error) = builder.add(file) {
-            self.warnings.push(format!("{}: {error}", file.display()));
+            self.warn(file, error);
         }
         match builder.build() {
             Ok(matcher) if matcher.is_empty() => None,
             Ok(matcher) => Some(matcher),
             Err(error) => {
-                self.warnings.push(format!("{}: {error}", file.display()));
+                self.warn(file, error);
                 None
             }
+        }
+    }
+
+    /// One warning per problem with an ignore file, each naming the file
+    /// once: the `ignore` crate's errors for the lines of a file carry its
+    /// path already, and come together as one.
+    fn warn(&mut self, file: &Path, error: ignore::Error) {
+        match error {
+            ignore::Error::Partial(errors) => {
+                for error in errors {
+                    self.warn(file, error);
+                }
+            }
+            ignore::Error::WithPath { err, .. } => self.warn(file, *err),
+            error => self.warnings.push(format!("{}: {error}", file.display())),
         }
     }
 }
@@ -323,12 +342,45 @@ mod tests {
     #[test]
     fn bad_patterns_are_warnings_and_the_rest_apply() {
         let dir = tempfile::tempdir().unwrap();
-        write(dir.path(), ".ignore", "a{b\n*.tmp\n");
+        write(dir.path(), ".ignore", "a{b\n*.tmp\n[bad\n");
         let mut stack = stack_at(dir.path(), &[]);
         assert!(stack.ignores(Path::new("x.tmp"), false));
+        // Skipped, as git matches nothing with it, rather than a literal.
+        assert!(!stack.ignores(Path::new("[bad"), false));
         let warnings = stack.take_warnings();
-        assert_eq!(warnings.len(), 1, "{warnings:?}");
-        assert!(warnings[0].contains(".ignore"), "{warnings:?}");
+        let file = dir.path().canonicalize().unwrap().join(".ignore");
+        let file = file.display();
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert!(
+            warnings[0].starts_with(&format!("{file}: line 1: error parsing glob 'a{{b'")),
+            "{warnings:?}"
+        );
+        assert!(
+            warnings[1].starts_with(&format!("{file}: line 3: error parsing glob '[bad'")),
+            "{warnings:?}"
+        );
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_a_warning_naming_the_file_once() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(
+            dir.path().join(".simdupignore"),
+            b"*.tmp\n\xff\xfe\n*.log\n",
+        )
+        .unwrap();
+        let mut stack = stack_at(dir.path(), &[]);
+        assert!(stack.ignores(Path::new("x.tmp"), false));
+        assert!(stack.ignores(Path::new("x.log"), false));
+        let warnings = stack.take_warnings();
+        let file = dir.path().canonicalize().unwrap().join(".simdupignore");
+        assert_eq!(
+            warnings,
+            [format!(
+                "{}: line 2: stream did not contain valid UTF-8",
+                file.display()
+            )]
+        );
     }
 
     #[test]

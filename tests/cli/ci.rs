@@ -106,6 +106,39 @@ fn gitignore_outside_a_repository_is_not_honoured() {
     );
 }
 
+#[test]
+fn a_bad_line_of_an_ignore_file_is_a_warning_naming_it_once() {
+    let dir = TestDir::new();
+    let doc = text(3, 300);
+    dir.create("d/a.md", &doc);
+    dir.create("d/b.md", &doc);
+    dir.create("d/c.log", &doc);
+    dir.create("d/e.tmp", &doc);
+    dir.create("d/.simdupignore", "[bad\n*.log\n");
+    dir.create("d/.ignore", b"*.tmp\n\xff\n");
+    let output = scan(&dir, &["d", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    // The valid lines still apply.
+    assert_eq!(pairs(&json(&output)), ["d/a.md d/b.md"]);
+    let errors = stderr(&output);
+    let warnings: Vec<&str> = errors
+        .lines()
+        .filter(|line| line.starts_with("simdup: warning:"))
+        .collect();
+    assert_eq!(warnings.len(), 2, "{errors}");
+    let simdupignore = warnings.iter().find(|w| w.contains(".simdupignore"));
+    let simdupignore = simdupignore.unwrap_or_else(|| panic!("{errors}"));
+    assert!(
+        simdupignore.contains("/d/.simdupignore: line 1: error parsing glob '[bad'"),
+        "{errors}"
+    );
+    let ignore = warnings.iter().find(|w| w.contains("/d/.ignore")).unwrap();
+    assert!(ignore.contains("/d/.ignore: line 2: "), "{errors}");
+    for warning in warnings {
+        assert_eq!(warning.matches("ignore:").count(), 1, "{warning}");
+    }
+}
+
 /// A repository with two accepted near-duplicate pairs in docs/.
 fn accepted_duplicates() -> TestDir {
     let dir = TestDir::new();
