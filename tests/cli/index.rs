@@ -269,6 +269,118 @@ fn against_equals_a_scan_of_the_union_restricted_to_new_documents() {
     }
 }
 
+/// The groups of a JSON report, as sets of names.
+fn groups(output: &std::process::Output) -> BTreeSet<BTreeSet<String>> {
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let groups = report["groups"].as_array().unwrap();
+    assert_eq!(report["stats"]["groups"], groups.len(), "{report}");
+    groups
+        .iter()
+        .map(|group| {
+            let members = group["members"].as_array().unwrap();
+            let names: BTreeSet<String> = members
+                .iter()
+                .map(|name| name.as_str().unwrap().to_string())
+                .collect();
+            assert_eq!(names.len(), members.len(), "a member twice: {group}");
+            names
+        })
+        .collect()
+}
+
+/// The connected components of `pairs`, as sets of names.
+fn components(pairs: &BTreeSet<(String, String, String)>) -> BTreeSet<BTreeSet<String>> {
+    let mut components: Vec<BTreeSet<String>> = Vec::new();
+    for (a, b, _) in pairs {
+        let joined: BTreeSet<String> = [a.clone(), b.clone()].into();
+        let (touching, apart): (Vec<_>, Vec<_>) = components
+            .into_iter()
+            .partition(|component| !component.is_disjoint(&joined));
+        components = apart;
+        components.push(touching.into_iter().flatten().chain(joined).collect());
+    }
+    components.into_iter().collect()
+}
+
+/// New documents that are also stored: each is one document with its
+/// stored row, never paired or grouped with it, and the answer is the
+/// union's, whichever of them are new.
+#[test]
+fn against_a_corpus_that_holds_the_new_documents_pairs_each_document_once() {
+    let dir = TestDir::new();
+    for seed in 0..4 {
+        let base = text(seed, 150);
+        dir.create(&format!("all/b{seed}.txt"), &base);
+        // An exact copy (one class with the original) and a near one.
+        dir.create(&format!("all/b{seed}-same.txt"), &base);
+        dir.create(&format!("all/b{seed}-near.txt"), edit(&base, &[3, 40]));
+    }
+    dir.create("all/lone.txt", text(40, 150));
+    let names: Vec<String> = std::fs::read_dir(dir.path().join("all"))
+        .unwrap()
+        .map(|entry| format!("all/{}", entry.unwrap().file_name().to_string_lossy()))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let scan = ["--format", "json", "-q", "-k", "24"];
+    let union = dir
+        .simdup()
+        .arg("scan")
+        .args(&names)
+        .args(scan)
+        .output()
+        .unwrap();
+    assert_eq!(union.status.code(), Some(0), "{}", stderr(&union));
+    let union = pairs(&union);
+    assert_eq!(union.len(), 12, "{union:?}");
+    let added = dir
+        .simdup()
+        .args(["index", "add", "all", "--db", "all.db", "-q"])
+        .output()
+        .unwrap();
+    assert_eq!(added.status.code(), Some(0), "{}", stderr(&added));
+    let mut state = 5u64;
+    let splits = (0..4).map(|_| random_split(&names, &mut state).1);
+    for new in splits.chain([names.clone()]) {
+        let against = dir
+            .simdup()
+            .arg("scan")
+            .args(&new)
+            .args(["--against", "all.db"])
+            .args(scan)
+            .output()
+            .unwrap();
+        assert_eq!(against.status.code(), Some(0), "{}", stderr(&against));
+        let new: BTreeSet<String> = new.into_iter().collect();
+        let listed = pairs(&against);
+        assert_eq!(listed, touching(&union, &new), "new {new:?}");
+        assert_eq!(groups(&against), components(&listed), "new {new:?}");
+        let report: serde_json::Value = serde_json::from_slice(&against.stdout).unwrap();
+        assert_eq!(report["stats"]["pairs_found"], listed.len());
+    }
+    // fdupes lists each document of a group once.
+    let fdupes = dir
+        .simdup()
+        .args([
+            "scan",
+            "all",
+            "--against",
+            "all.db",
+            "--format",
+            "fdupes",
+            "-q",
+        ])
+        .output()
+        .unwrap();
+    let fdupes = stdout(&fdupes);
+    for block in fdupes.split("\n\n").filter(|block| !block.is_empty()) {
+        let lines: Vec<&str> = block.lines().collect();
+        let distinct: BTreeSet<&str> = lines.iter().copied().collect();
+        assert_eq!(distinct.len(), lines.len(), "{fdupes}");
+    }
+    assert_eq!(fdupes.matches("all/b0.txt\n").count(), 1, "{fdupes}");
+}
+
 #[test]
 fn a_stored_document_that_is_gone_leaves_its_pair_unverified_and_counted() {
     let dir = TestDir::new();

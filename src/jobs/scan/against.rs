@@ -6,7 +6,8 @@
 //! records do), then the new documents are collected as in any scan. The search runs
 //! over both; pairs of two stored classes are dropped before verification
 //! (nothing of them is read), and the listing keeps only pairs and groups
-//! with a new document. A stored document that cannot be read any more
+//! with a new document. A stored row with the name of a new document is
+//! taken out of the run before the search: the new document replaces it. A stored document that cannot be read any more
 //! leaves its pairs unverified, counted and reported as an error, like any
 //! unreadable document of a scan.
 
@@ -84,23 +85,44 @@ pub fn collect_stored(
     Ok(())
 }
 
+/// Takes out of the run every stored row that has the name of a new
+/// document: it stands for an older state of that document, which the
+/// new one replaces, so a document is never paired or grouped with its
+/// own stored copy (and its pairs with stored documents are the new
+/// state's).
+pub fn supersede_stored(documents: &mut Documents, diag: &mut Diagnostics) {
+    let (fresh_from, end) = (documents.fresh_from, documents.len() as DocId);
+    if fresh_from == 0 || fresh_from >= end {
+        return;
+    }
+    let mut name = |documents: &Documents, id: DocId| match documents.name_bytes(id) {
+        Ok(name) => Some(name),
+        Err(error) => {
+            diag.error(format_args!(
+                "cannot read back the name of a document: {error}"
+            ));
+            None
+        }
+    };
+    let new: HashSet<Vec<u8>> = (fresh_from..end)
+        .filter_map(|id| name(documents, id))
+        .collect();
+    let superseded: Vec<DocId> = (0..fresh_from)
+        .filter(|&id| name(documents, id).is_some_and(|name| new.contains(&name)))
+        .collect();
+    documents.supersede(superseded);
+}
+
 /// Keeps the pairs and groups with a document at or after `fresh_from`.
-/// A stored row that has the name of a new document stands for an older
-/// state of it: its pairs are dropped (the new document's are the ones
-/// that count). The count of pairs loses those dropped.
 pub fn keep_new(listing: &mut Listing, documents: &Documents) {
     let fresh_from = documents.fresh_from;
     if fresh_from == 0 {
         return;
     }
-    let new: HashSet<String> = (fresh_from..documents.len() as DocId)
-        .map(|id| documents.name(id))
-        .collect();
     let before = listing.pairs.len();
-    listing.pairs.retain(|pair| {
-        let (stored, newer) = (pair.a.min(pair.b), pair.a.max(pair.b));
-        newer >= fresh_from && (stored >= fresh_from || !new.contains(&documents.name(stored)))
-    });
+    listing
+        .pairs
+        .retain(|pair| pair.a.max(pair.b) >= fresh_from);
     listing.total -= (before - listing.pairs.len()) as u64;
     listing
         .groups

@@ -155,6 +155,9 @@ pub struct Documents {
     /// The first new document: those before it come from a stored corpus
     /// (`scan --against`), and pairs of two of them are not reported.
     pub fresh_from: DocId,
+    /// Documents that are no members of anything, one bit each (empty
+    /// when there are none): stored rows replaced by a new document.
+    superseded: Vec<u64>,
 }
 
 impl Documents {
@@ -187,6 +190,7 @@ impl Documents {
             report_texts: None,
             min_features,
             fresh_from: 0,
+            superseded: Vec::new(),
         }
     }
 
@@ -431,6 +435,11 @@ impl Documents {
         self.names.text(id as usize)
     }
 
+    /// The name of a document, as its input gave it.
+    pub fn name_bytes(&self, id: DocId) -> io::Result<Vec<u8>> {
+        self.names.get(id as usize).map(|name| name.into_owned())
+    }
+
     /// The names, for the report, once the documents are done with.
     pub fn into_names(self) -> Names {
         self.names
@@ -486,9 +495,7 @@ impl Documents {
     /// Whether document `id` is a short text (verified mode).
     pub fn is_short_text(&self, id: DocId) -> bool {
         match &self.grouping {
-            Grouping::Classes { short_texts, .. } => short_texts
-                .get(id as usize / 64)
-                .is_some_and(|word| word >> (id % 64) & 1 == 1),
+            Grouping::Classes { short_texts, .. } => is_set(short_texts, id),
             Grouping::Raw { .. } => false,
         }
     }
@@ -513,7 +520,37 @@ impl Documents {
         }
     }
 
-    /// The members of every class (verified mode).
+    /// Takes documents `ids` out of the run, once collection is done:
+    /// they are searched, paired and grouped no more (a class keeps its
+    /// fingerprint and the member it reads again, which the caller must
+    /// know still has the class's features, or leaves it without members).
+    pub fn supersede(&mut self, ids: impl IntoIterator<Item = DocId>) {
+        for id in ids {
+            let word = id as usize / 64;
+            if word >= self.superseded.len() {
+                self.superseded.resize(word + 1, 0);
+            }
+            self.superseded[word] |= 1 << (id % 64);
+        }
+        if let Grouping::Raw {
+            entries,
+            exact_only,
+        } = &mut self.grouping
+        {
+            let superseded = &self.superseded;
+            let kept = |&(id, _): &(DocId, u64)| !is_set(superseded, id);
+            entries.retain(kept);
+            exact_only.retain(kept);
+        }
+    }
+
+    /// Whether document `id` was taken out of the run ([`Self::supersede`]).
+    pub fn is_superseded(&self, id: DocId) -> bool {
+        is_set(&self.superseded, id)
+    }
+
+    /// The members of every class (verified mode), superseded documents
+    /// left out.
     pub fn members(&self) -> Members {
         let Grouping::Classes {
             class_of, classes, ..
@@ -524,21 +561,33 @@ impl Documents {
                 ids: Vec::new(),
             };
         };
+        let listed = |id: usize| !self.is_superseded(id as DocId);
         let mut starts = vec![0u32; classes.len() + 1];
-        for &class in class_of {
-            starts[class as usize + 1] += 1;
+        for (id, &class) in class_of.iter().enumerate() {
+            if listed(id) {
+                starts[class as usize + 1] += 1;
+            }
         }
         for i in 1..starts.len() {
             starts[i] += starts[i - 1];
         }
         let mut next = starts.clone();
-        let mut ids = vec![0; class_of.len()];
+        let mut ids = vec![0; starts[classes.len()] as usize];
         for (id, &class) in class_of.iter().enumerate() {
+            if !listed(id) {
+                continue;
+            }
             ids[next[class as usize] as usize] = id as DocId;
             next[class as usize] += 1;
         }
         Members { starts, ids }
     }
+}
+
+/// Whether bit `id` of `bits` is set (bits past the end are not).
+fn is_set(bits: &[u64], id: DocId) -> bool {
+    bits.get(id as usize / 64)
+        .is_some_and(|word| word >> (id % 64) & 1 == 1)
 }
 
 /// Keys of documents matched by raw content never meet the feature
@@ -671,5 +720,48 @@ mod tests {
         assert!(documents.classes()[1].short_text.is_some());
         assert_eq!(documents.short_sketch(1), Sketch::NONE);
         assert_eq!(documents.short_sketch(7), Sketch::NONE);
+    }
+
+    #[test]
+    fn superseded_documents_are_members_of_nothing() {
+        let fingerprinter = Fingerprinter::new(FeatureOptions::default());
+        let mut documents = Documents::new(1, true);
+        let mut diag = Diagnostics::new(false);
+        for line in 1..=3 {
+            let text = b"the same words in every document";
+            documents.fingerprinted(
+                DocumentName::Line(line),
+                Origin::Record(text.to_vec(), None),
+                fingerprinter.fingerprint_bytes(text),
+                None,
+                &mut diag,
+            );
+        }
+        assert_eq!(documents.members().of(0), [0, 1, 2]);
+        documents.supersede([0, 2]);
+        assert!(documents.is_superseded(2) && !documents.is_superseded(1));
+        assert_eq!(documents.members().of(0), [1]);
+        // A class of one document left is no group.
+        let groups = super::super::listing::groups(&[], documents.class_of(), 1, |id| {
+            !documents.is_superseded(id)
+        });
+        assert!(groups.is_empty(), "{groups:?}");
+        // In raw mode, they are not searched.
+        let mut raw = Documents::new(1, false);
+        for line in 1..=2 {
+            let text = b"the same words in every document";
+            raw.fingerprinted(
+                DocumentName::Line(line),
+                Origin::Record(text.to_vec(), None),
+                fingerprinter.fingerprint_bytes(text),
+                None,
+                &mut diag,
+            );
+        }
+        raw.supersede([0]);
+        let Grouping::Raw { entries, .. } = &raw.grouping else {
+            unreachable!()
+        };
+        assert_eq!(entries.iter().map(|&(id, _)| id).collect::<Vec<_>>(), [1]);
     }
 }

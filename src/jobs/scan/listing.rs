@@ -141,8 +141,14 @@ fn order_key(distance: u32, jaccard: Option<f64>) -> u64 {
 
 /// The components of the near class pairs, plus every class of two or
 /// more documents, as groups of documents: members ascending, groups in
-/// order of their first member. `class_of` gives each document's class.
-pub fn groups(near: &[ClassPair], class_of: &[ClassId], classes: usize) -> Vec<Vec<DocId>> {
+/// order of their first member. `class_of` gives each document's class;
+/// documents `listed` rejects are members of nothing (as in [`Members`]).
+pub fn groups(
+    near: &[ClassPair],
+    class_of: &[ClassId],
+    classes: usize,
+    listed: impl Fn(DocId) -> bool,
+) -> Vec<Vec<DocId>> {
     let mut parent: Vec<ClassId> = (0..classes as ClassId).collect();
     fn find(parent: &mut [ClassId], mut x: ClassId) -> ClassId {
         while parent[x as usize] != x {
@@ -159,8 +165,10 @@ pub fn groups(near: &[ClassPair], class_of: &[ClassId], classes: usize) -> Vec<V
     // Documents per component, counted at its root; only components of
     // two or more documents get a group (and memory).
     let mut count = vec![0u32; classes];
-    for &class in class_of {
-        count[find(&mut parent, class) as usize] += 1;
+    for (id, &class) in class_of.iter().enumerate() {
+        if listed(id as DocId) {
+            count[find(&mut parent, class) as usize] += 1;
+        }
     }
     // Documents come in input order, so members are ascending and groups
     // are made in order of their first member.
@@ -168,7 +176,7 @@ pub fn groups(near: &[ClassPair], class_of: &[ClassId], classes: usize) -> Vec<V
     let mut groups: Vec<Vec<DocId>> = Vec::new();
     for (id, &class) in class_of.iter().enumerate() {
         let root = find(&mut parent, class) as usize;
-        if count[root] < 2 {
+        if count[root] < 2 || !listed(id as DocId) {
             continue;
         }
         if slot[root] == u32::MAX {

@@ -377,7 +377,9 @@ fn verified(
     let listing = Listing {
         pairs,
         total,
-        groups: listing::groups(&near, documents.class_of(), classes.len()),
+        groups: listing::groups(&near, documents.class_of(), classes.len(), |id| {
+            !documents.is_superseded(id)
+        }),
     };
     let mut radius = words.radius;
     if let (Some((texts_radius, k, joined)), Some(short)) = (short_params, short) {
@@ -466,17 +468,20 @@ fn space(
         Space::Words => (!class.exact_only).then_some((class.simhash, class.features)),
         Space::ShortTexts => class.short_text.map(|text| (text.simhash, text.features)),
     };
-    let entries: Vec<(DocId, u64)> = classes
-        .iter()
-        .enumerate()
-        .filter_map(|(index, class)| {
-            fingerprint(class).map(|(simhash, _)| (index as DocId, simhash))
-        })
+    // A class whose documents were all superseded (`--against`) is none.
+    let searchable = || {
+        classes
+            .iter()
+            .enumerate()
+            .filter(|&(index, _)| !members.of(index as ClassId).is_empty())
+            .filter_map(|(index, class)| fingerprint(class).map(|found| (index as DocId, found)))
+    };
+    let entries: Vec<(DocId, u64)> = searchable()
+        .map(|(index, (simhash, _))| (index, simhash))
         .collect();
     let fingerprints: Vec<u64> = entries.iter().map(|&(_, simhash)| simhash).collect();
-    let features: f64 = classes
-        .iter()
-        .filter_map(|class| fingerprint(class).map(|(_, features)| f64::from(features)))
+    let features: f64 = searchable()
+        .map(|(_, (_, features))| f64::from(features))
         .sum();
     // Against a stored corpus, only pairs with a new class are searched.
     let is_new = |class: ClassId| {
@@ -858,7 +863,9 @@ fn collect(
         Inputs::Against { index, new } => {
             let records = matches!(**new, Inputs::Records { .. });
             against::collect_stored(index, records, options, documents, diag)?;
-            return collect(new, options, measures, documents, diag, cache);
+            let provenance = collect(new, options, measures, documents, diag, cache)?;
+            against::supersede_stored(documents, diag);
+            return Ok(provenance);
         }
     }
     Ok(None)
