@@ -302,6 +302,82 @@ fn saved_fingerprints_are_searched_like_documents() {
     }
 }
 
+/// Shards that overlap list some documents twice: each is one document,
+/// never paired with itself, raw or verified.
+#[test]
+fn a_path_in_two_fingerprint_files_is_one_document() {
+    let dir = TestDir::new();
+    let body = text(21, 300);
+    dir.create("d/a.txt", &body);
+    dir.create("d/b.txt", &body);
+    dir.create("d/c.txt", text(22, 300));
+    let saved = dir.simdup().args(["fingerprint", "d"]).output().unwrap();
+    assert_eq!(saved.status.code(), Some(0), "{}", stderr(&saved));
+    let saved = stdout(&saved);
+    dir.create("all.txt", &saved);
+    // The second shard holds c again, and b.
+    let shard: String = saved
+        .lines()
+        .filter(|line| !line.ends_with("d/a.txt"))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    dir.create("shard.txt", &shard);
+    for extra in [&[][..], &["--verify"]] {
+        let output = dir
+            .simdup()
+            .args(["scan", "--fingerprints", "all.txt", "shard.txt", "all.txt"])
+            .args(["--format", "json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let pairs: Vec<(&str, &str)> = report["pairs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|pair| (pair["a"].as_str().unwrap(), pair["b"].as_str().unwrap()))
+            .collect();
+        assert_eq!(pairs, [("d/a.txt", "d/b.txt")], "{extra:?}");
+        assert_eq!(report["stats"]["fingerprinted"], 3);
+        assert_eq!(report["stats"]["skipped"]["duplicate"], 5);
+        assert_eq!(report["groups"][0]["members"].as_array().unwrap().len(), 2);
+        assert!(!stderr(&output).contains("warning"), "{}", stderr(&output));
+    }
+    // A later line with another fingerprint is named; the first is kept.
+    let other: String = shard
+        .lines()
+        .map(|line| match line.strip_suffix("d/b.txt") {
+            Some(_) => format!("0000000000000000{}\n", &line[16..]),
+            None => format!("{line}\n"),
+        })
+        .collect();
+    assert_ne!(other, shard);
+    dir.create("other.txt", &other);
+    let output = dir
+        .simdup()
+        .args([
+            "scan",
+            "--fingerprints",
+            "all.txt",
+            "other.txt",
+            "--format",
+            "csv",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        "a,b,distance,similarity\nd/a.txt,d/b.txt,0,1\n"
+    );
+    let message = stderr(&output);
+    assert!(
+        message.contains("warning: d/b.txt: listed again with another fingerprint (other.txt:"),
+        "{message}"
+    );
+}
+
 #[test]
 fn fingerprints_made_with_other_options_are_refused() {
     let dir = TestDir::new();

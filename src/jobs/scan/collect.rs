@@ -1,16 +1,20 @@
 //! Gathering documents: walk or read the inputs, fingerprint them in
 //! parallel, and fill the [`Documents`] table in input order.
 
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::io::Read;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
+
+use xxhash_rust::xxh3::xxh3_128;
 
 use crate::diag::Diagnostics;
 use crate::fingerprint::Fingerprint;
 use crate::index::Stamp;
 use crate::input::{
     Declarations, FileDocument, FingerprintBlock, FingerprintBlocks, FingerprintRecord, Outcome,
-    RecordBlocks, RecordOptions, Walk, WalkOptions, measure_once,
+    RecordBlocks, RecordOptions, SkipReason, Walk, WalkOptions, measure_once,
 };
 use crate::parallel::{Ahead, FILES_PER_TASK, for_each_ordered, for_each_ordered_chunked};
 use crate::progress::Progress;
@@ -244,6 +248,7 @@ pub fn collect_saved(
     diag: &mut Diagnostics,
 ) -> crate::Result<Declarations> {
     let mut declarations = Declarations::default();
+    let mut seen = SeenNames::default();
     for path in files {
         let (reader, source_name) = crate::input::open_fingerprint_file(path)?;
         let mut declared = false;
@@ -254,10 +259,17 @@ pub fn collect_saved(
             |_, lines| {
                 for line in lines {
                     let taken = line.and_then(|(number, line)| {
-                        declarations.take(line, &source_name, number, &mut declared)
+                        let record = declarations.take(line, &source_name, number, &mut declared);
+                        record.map(|record| record.map(|record| (number, record)))
                     });
                     match taken {
-                        Ok(Some(record)) => add_saved(record, documents, diag),
+                        Ok(Some((number, record))) => {
+                            if seen.first(&record, &source_name, number, diag) {
+                                add_saved(record, documents, diag)
+                            } else {
+                                documents.skipped(&record.name, SkipReason::Duplicate, diag)
+                            }
+                        }
                         Ok(None) => {}
                         Err(error) => {
                             failure = Some(error);
@@ -279,6 +291,45 @@ pub fn collect_saved(
         }
     }
     Ok(declarations)
+}
+
+/// The names of the saved fingerprints taken so far, so that a document
+/// listed twice (shards that overlap, a file given twice) is one document:
+/// its first line is kept. Names are held as 128-bit hashes with the
+/// fingerprint first seen, about 30 bytes a document while collecting.
+#[derive(Default)]
+struct SeenNames {
+    simhashes: HashMap<u128, Option<u64>>,
+}
+
+impl SeenNames {
+    /// Whether `record` is the first line with its name; a later one with
+    /// another fingerprint is worth a warning (which fingerprint is
+    /// right cannot be known here).
+    fn first(
+        &mut self,
+        record: &FingerprintRecord,
+        source_name: &str,
+        line: u64,
+        diag: &Diagnostics,
+    ) -> bool {
+        match self.simhashes.entry(xxh3_128(record.name.as_bytes())) {
+            Entry::Vacant(entry) => {
+                entry.insert(record.simhash);
+                true
+            }
+            Entry::Occupied(entry) => {
+                if *entry.get() != record.simhash {
+                    diag.warn(format_args!(
+                        "{}: listed again with another fingerprint ({source_name}:{line}); \
+                         the first is kept",
+                        record.name
+                    ));
+                }
+                false
+            }
+        }
+    }
 }
 
 fn add_saved(record: FingerprintRecord, documents: &mut Documents, diag: &mut Diagnostics) {
