@@ -287,6 +287,20 @@ impl Store {
         Ok((records, files))
     }
 
+    /// Whether the store holds records, judged by its first document (an
+    /// index holds one kind, so one row says which, however large it is).
+    pub fn holds_records(&self) -> crate::Result<bool> {
+        self.connection
+            .query_row(
+                "SELECT text IS NOT NULL FROM documents LIMIT 1",
+                [],
+                |row| row.get(0),
+            )
+            .optional()
+            .map(|first| first.unwrap_or(false))
+            .map_err(|e| self.error(e))
+    }
+
     /// Every stored document, by name (ascending bytes), without texts.
     pub fn entries(&self) -> crate::Result<Vec<Entry>> {
         let mut entries = Vec::new();

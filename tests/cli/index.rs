@@ -797,6 +797,52 @@ fn an_index_holds_files_or_records_not_both() {
     );
 }
 
+/// A scan cache stores files: given an index of records, the scan is
+/// refused before it writes anything, so the index still takes records.
+#[test]
+fn a_scan_cache_that_holds_records_is_refused() {
+    let dir = TestDir::new();
+    corpus(&dir);
+    let mut command = dir.simdup();
+    command.args(["index", "add", "-", "--db", "r.db"]);
+    let added = with_stdin(command, "alpha beta gamma delta epsilon\n");
+    assert_eq!(added.status.code(), Some(0), "{}", stderr(&added));
+    let listed = || {
+        let ls = dir
+            .simdup()
+            .args(["index", "ls", "--db", "r.db"])
+            .output()
+            .unwrap();
+        assert_eq!(ls.status.code(), Some(0), "{}", stderr(&ls));
+        stdout(&ls)
+    };
+    let before = listed();
+    let scanned = dir
+        .simdup()
+        .args(["scan", "docs", "--cache", "r.db"])
+        .output()
+        .unwrap();
+    assert_eq!(scanned.status.code(), Some(2), "{}", stderr(&scanned));
+    assert!(
+        stderr(&scanned).contains("r.db: holds records; a scan cache holds files"),
+        "{}",
+        stderr(&scanned)
+    );
+    assert!(stdout(&scanned).is_empty(), "{}", stdout(&scanned));
+    assert_eq!(listed(), before);
+    let mut command = dir.simdup();
+    command.args(["index", "add", "-", "--db", "r.db"]);
+    let again = with_stdin(command, "totally different words in this one\n");
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+    // A cache of files is still one.
+    let cached = dir
+        .simdup()
+        .args(["scan", "docs", "--cache", "files.db", "-q"])
+        .output()
+        .unwrap();
+    assert_eq!(cached.status.code(), Some(0), "{}", stderr(&cached));
+}
+
 #[test]
 fn records_are_added_from_a_file_as_from_stdin() {
     let dir = TestDir::new();

@@ -100,13 +100,25 @@ impl Drop for SettleOnDrop {
 
 impl Cache {
     /// Opens (or creates) the cache at `path`; `None`, with a warning,
-    /// when it cannot be used.
+    /// when it cannot be used. An index of records is refused: the files
+    /// a cache stores would make it an index of both.
     pub fn open(
         path: &Path,
         features: &FeatureOptions,
         diag: &Diagnostics,
-    ) -> Option<(Store, Cache)> {
+    ) -> crate::Result<Option<(Store, Cache)>> {
+        // Refused, not passed over: the user named an index of records.
+        let refused = || crate::Error::Data {
+            name: path.display().to_string(),
+            message: "holds records; a scan cache holds files: give --cache a file of its own"
+                .to_string(),
+        };
+        let mut records = false;
         let opened = Store::open(path, true).and_then(|store| {
+            records = store.holds_records()?;
+            if records {
+                return Err(refused());
+            }
             store.check_options(features)?;
             let count = store.stats()?.documents as usize;
             let stored = Arc::new(Stored::default());
@@ -116,7 +128,7 @@ impl Cache {
             Ok((store, stored, loader))
         });
         match opened {
-            Ok((store, stored, loader)) => Some((
+            Ok((store, stored, loader)) => Ok(Some((
                 store,
                 Cache {
                     stored,
@@ -127,10 +139,11 @@ impl Cache {
                     fresh: Mutex::new(Vec::new()),
                     hits: Default::default(),
                 },
-            )),
+            ))),
+            Err(error) if records => Err(error),
             Err(error) => {
                 diag.warn(format_args!("{error}; scanning without the cache"));
-                None
+                Ok(None)
             }
         }
     }
@@ -301,14 +314,14 @@ mod tests {
         let path = dir.path().join("c.db");
         let features = FeatureOptions::default();
         let diag = Diagnostics::new(false);
-        let (mut store, cache) = Cache::open(&path, &features, &diag).unwrap();
+        let (mut store, cache) = Cache::open(&path, &features, &diag).unwrap().unwrap();
         cache.remember_verdict(9, 4, Verdict::Near(0.85), 0.8);
         cache.remember_verdict(5, 6, Verdict::Below, 0.8);
         cache.remember_verdict(7, 8, Verdict::Unverified, 0.8);
         cache.remember_verdict(0, 8, Verdict::Below, 0.8);
         cache.finish(&mut store, &features, &diag);
         drop(store);
-        let (_, cache) = Cache::open(&path, &features, &diag).unwrap();
+        let (_, cache) = Cache::open(&path, &features, &diag).unwrap().unwrap();
         // Either order of the two digests.
         assert_eq!(cache.verdict(4, 9, 0.8), Some(Verdict::Near(0.85)));
         assert_eq!(cache.verdict(9, 4, 0.5), Some(Verdict::Near(0.85)));

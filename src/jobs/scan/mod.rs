@@ -171,7 +171,7 @@ pub fn scan(
         short: (verifying && options.short_texts).then(|| ShortTexts::new(&options.features)),
         fingerprinter,
     };
-    let cache = open_cache(inputs, options, diag);
+    let cache = open_cache(inputs, options, diag)?;
     let cached = cache.as_ref().map(|(_, cache)| cache);
     if let (Inputs::Records { .. }, Some(max_bytes)) = (inputs, options.record_texts) {
         documents.keep_report_texts(max_bytes, diag);
@@ -872,13 +872,15 @@ fn collect(
 }
 
 /// The scan cache, when one is asked for and can be used (files only, not
-/// with `--binary`).
+/// with `--binary`); an index that cannot be one is refused.
 fn open_cache(
     inputs: &Inputs,
     options: &ScanOptions,
     diag: &Diagnostics,
-) -> Option<(crate::index::Store, cache::Cache)> {
-    let file = options.cache.as_deref()?;
+) -> crate::Result<Option<(crate::index::Store, cache::Cache)>> {
+    let Some(file) = options.cache.as_deref() else {
+        return Ok(None);
+    };
     let files = match inputs {
         Inputs::Paths(_) | Inputs::FilesFrom { .. } => true,
         Inputs::Against { new, .. } => matches!(**new, Inputs::Paths(_) | Inputs::FilesFrom { .. }),
@@ -886,11 +888,11 @@ fn open_cache(
     };
     if !files {
         diag.warn("--cache applies to files, not records or saved fingerprints");
-        return None;
+        return Ok(None);
     }
     if options.walk.binary {
         diag.warn("--cache is not used with --binary");
-        return None;
+        return Ok(None);
     }
     cache::Cache::open(file, &options.features, diag)
 }
