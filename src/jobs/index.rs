@@ -114,7 +114,8 @@ pub fn add(
 /// Fingerprints the records of `reader` (named `source` in messages) and
 /// stores the new and changed ones with their text, in one transaction.
 /// A store made with other feature options, or holding files, is refused
-/// before anything is read.
+/// before anything is read. An id met again updates the record before it,
+/// as a later run would, and is counted so.
 pub fn add_records<R: Read + Send>(
     store: &mut Store,
     reader: R,
@@ -130,7 +131,14 @@ pub fn add_records<R: Read + Send>(
             message: "holds files; records go in an index of their own".to_string(),
         });
     }
-    let stored = store.record_hashes()?;
+    // The content hash of every record by id, stored or taken in this run
+    // (then with its line): an id seen again in the stream updates its
+    // record, as it would in a later run.
+    let mut known: HashMap<Vec<u8>, (u64, Option<u64>)> = store
+        .record_hashes()?
+        .into_iter()
+        .map(|(name, hash)| (name, (hash, None)))
+        .collect();
     let fingerprinter = Fingerprinter::new(features.clone());
     let short = ShortTexts::new(features);
     let mut entries = Vec::new();
@@ -149,14 +157,15 @@ pub fn add_records<R: Read + Send>(
                             Some(id) => id.into_bytes(),
                             None => format!("line {}", record.line).into_bytes(),
                         };
-                        Entry {
+                        let entry = Entry {
                             name,
                             size: record.text.len() as u64,
                             mtime: 0,
                             fingerprint,
                             short_text,
                             text: Some(record.text),
-                        }
+                        };
+                        (entry, record.line)
                     })
                 })
                 .collect::<Vec<_>>()
@@ -164,8 +173,8 @@ pub fn add_records<R: Read + Send>(
         |_, outcomes| {
             for outcome in outcomes {
                 diag.tally.seen += 1;
-                let entry = match outcome {
-                    Outcome::Done(entry) => entry,
+                let (entry, line) = match outcome {
+                    Outcome::Done(taken) => taken,
                     Outcome::Skipped { name, reason } => {
                         diag.tally.skip(reason);
                         diag.note(format_args!("{name}: skipped ({reason})"));
@@ -177,7 +186,7 @@ pub fn add_records<R: Read + Send>(
                     }
                 };
                 diag.tally.bytes += entry.size;
-                let known = stored.get(&entry.name);
+                let before = known.get(&entry.name).copied();
                 if entry.fingerprint.features == 0 {
                     diag.tally.empty += 1;
                     diag.note(format_args!(
@@ -187,8 +196,17 @@ pub fn add_records<R: Read + Send>(
                     continue;
                 }
                 diag.tally.fingerprinted += 1;
-                match known {
-                    Some(&hash) if hash == entry.fingerprint.content_hash => {
+                if let Some((_, Some(previous))) = before {
+                    diag.note(format_args!(
+                        "{source}:{line}: id {} again (before at line {previous}): \
+                         the later record is kept",
+                        String::from_utf8_lossy(&entry.name)
+                    ));
+                }
+                let hash = entry.fingerprint.content_hash;
+                known.insert(entry.name.clone(), (hash, Some(line)));
+                match before {
+                    Some((stored, _)) if stored == hash => {
                         summary.unchanged += 1;
                         continue;
                     }

@@ -756,6 +756,67 @@ fn records_are_added_again_only_when_their_text_changed_and_never_pruned() {
     );
 }
 
+/// An id given twice in one stream updates its record, as a later run
+/// would: the summary counts both, and the later text is the one kept.
+#[test]
+fn an_id_twice_in_one_stream_updates_its_record() {
+    let dir = TestDir::new();
+    let (first, later) = (text(50, 40), text(51, 40));
+    let records = [
+        ("x".to_string(), first.clone()),
+        ("x".to_string(), later.clone()),
+    ];
+    dir.create("twice.jsonl", jsonl(&records));
+    let fields = ["--records", "jsonl", "--id-field", "id"];
+    let added = dir
+        .simdup()
+        .args(["index", "add", "twice.jsonl", "--db", "r.db", "-v"])
+        .args(fields)
+        .output()
+        .unwrap();
+    assert_eq!(added.status.code(), Some(0), "{}", stderr(&added));
+    let message = stderr(&added);
+    assert!(
+        message.contains("r.db: 1 added, 1 updated, 0 unchanged"),
+        "{message}"
+    );
+    assert!(
+        message.contains("twice.jsonl:2: id x again (before at line 1)"),
+        "{message}"
+    );
+    let ls = dir
+        .simdup()
+        .args(["index", "ls", "--db", "r.db"])
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&ls).lines().count(), 1, "{}", stdout(&ls));
+    // The stored text is the later one: its copy pairs, the first's not.
+    let paired = |text: &str| {
+        let mut command = dir.simdup();
+        command
+            .args(["scan", "-", "--against", "r.db", "--format", "csv", "-q"])
+            .args(fields);
+        let output = with_stdin(command, &jsonl(&[("y".to_string(), text.to_string())]));
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        stdout(&output).lines().count() > 1
+    };
+    assert!(paired(&later));
+    assert!(!paired(&first));
+    // Added again, the same stream updates the record twice over (the
+    // first record differs from the stored later one), as it says.
+    let again = dir
+        .simdup()
+        .args(["index", "add", "twice.jsonl", "--db", "r.db"])
+        .args(fields)
+        .output()
+        .unwrap();
+    assert!(
+        stderr(&again).contains("r.db: 0 added, 2 updated, 0 unchanged"),
+        "{}",
+        stderr(&again)
+    );
+}
+
 #[test]
 fn an_index_holds_files_or_records_not_both() {
     let dir = TestDir::new();
