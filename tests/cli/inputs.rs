@@ -1,6 +1,7 @@
 //! Every way documents reach `simdup scan`: records on stdin, path lists,
 //! saved fingerprints, and the awkward files a tree can hold.
 
+use std::collections::BTreeSet;
 use std::os::unix::fs::PermissionsExt;
 
 use crate::util::{TestDir, json_lines, permissions_apply, stderr, stdout, text};
@@ -591,6 +592,65 @@ fn short_texts_are_joined_whatever_the_radius() {
     let pairs = searched["pairs"].as_array().unwrap();
     assert!(pairs.iter().all(|pair| pair["distance"] == 0), "{pairs:?}");
     assert!(pairs.len() < 6, "{pairs:?}");
+}
+
+/// The join lists every pair at the threshold, so a lower threshold never
+/// lists fewer: at 0 every pair of short texts is one, even two that
+/// share no character pair (Jaccard 0), which no prefix can find.
+#[test]
+fn the_join_at_threshold_zero_lists_every_pair() {
+    let pairs = |threshold: &str| {
+        let output =
+            scan_addresses(&["--format", "json", "-t", threshold, "--short-texts", "join"]);
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let short = &report["params"]["radius"]["short_texts"];
+        assert_eq!(short["search"], "join", "-t {threshold}: {short}");
+        let pairs: BTreeSet<(String, String)> = report["pairs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|pair| {
+                let jaccard = pair["jaccard"].as_f64().unwrap();
+                assert!(jaccard >= threshold.parse::<f64>().unwrap(), "{pair}");
+                (pair["a"].to_string(), pair["b"].to_string())
+            })
+            .collect();
+        assert_eq!(report["stats"]["pairs_found"], pairs.len());
+        pairs
+    };
+    let all = pairs("0");
+    // The fixture's 12 lines: C(12, 2) pairs.
+    assert_eq!(all.len(), 66);
+    let mut lower = all;
+    for threshold in ["0.0000001", "0.2", "0.5", "0.8"] {
+        let higher = pairs(threshold);
+        assert!(higher.is_subset(&lower), "-t {threshold}");
+        lower = higher;
+    }
+    let dir = TestDir::new();
+    let output = dir
+        .simdup()
+        .args([
+            "scan",
+            "-",
+            "-t",
+            "0",
+            "--short-texts",
+            "join",
+            "--format",
+            "csv",
+        ])
+        .write_stdin("abab abab\ncdcd cdcd\n")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let listed = stdout(&output);
+    let rows: Vec<&str> = listed.lines().skip(1).collect();
+    assert_eq!(rows.len(), 1, "{listed}");
+    assert!(
+        rows[0].starts_with("1,2,") && rows[0].ends_with(",0"),
+        "{listed}"
+    );
 }
 
 /// The summary line says how short texts were searched, beside the radius

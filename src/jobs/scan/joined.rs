@@ -17,7 +17,8 @@ use crate::diag::Diagnostics;
 use crate::progress::Progress;
 use crate::report::RadiusParams;
 use crate::search::{self, DocId};
-use crate::verify::join::{Ranker, SelfJoin};
+use crate::verify::join::{Join, Joined, RankedSets, Ranker, SelfJoin};
+use crate::verify::{Verdict, decide};
 
 use super::SpaceFound;
 use super::documents::ClassId;
@@ -37,10 +38,10 @@ pub(super) struct ShortTexts<'a> {
     /// `(class, fingerprint)` of every class with a short text.
     pub entries: &'a [(DocId, u64)],
     /// The document pairs a class pair stands for.
-    pub weight: &'a dyn Fn(ClassId, ClassId) -> u64,
+    pub weight: &'a (dyn Fn(ClassId, ClassId) -> u64 + Sync),
     /// Whether a pair with this class is asked (against a stored corpus,
     /// pairs of two stored classes are not).
-    pub is_new: &'a dyn Fn(ClassId) -> bool,
+    pub is_new: &'a (dyn Fn(ClassId) -> bool + Sync),
 }
 
 /// Core-seconds (reference machine) per candidate of the join, probing,
@@ -94,12 +95,14 @@ pub(super) fn join_short_texts(
     // Reported only if the join goes ahead: otherwise the search that
     // replaces it reads (and reports) what it needs.
     let mut unread = Vec::new();
+    let mut read = Vec::with_capacity(texts.entries.len());
     for chunk in texts.entries.chunks(CHUNK) {
         let sets: Vec<_> = chunk
             .par_iter()
             .map(|&(class, _)| sources.short_text_set(class))
             .collect();
         for set in sets {
+            read.push(set.is_ok());
             match set {
                 Ok(set) => ranker.push(&set),
                 Err(error) => {
@@ -110,16 +113,30 @@ pub(super) fn join_short_texts(
         }
     }
     let sets = ranker.finish();
-    let join = SelfJoin::new(&sets, threshold);
     let budget = budget_seconds.max(MIN_JOIN_SECONDS);
     let affordable = (budget / SECONDS_PER_CANDIDATE) as u64;
-    let estimate = join.estimate_candidates_within(SAMPLE_EVERY, affordable);
-    let predicted = estimate.map_or(f64::INFINITY, |candidates| {
-        candidates as f64 * SECONDS_PER_CANDIDATE
-    });
-    let found = match estimate {
-        None => Err(Declined::Cost { budget }),
-        Some(_) => join.run(max_pairs).ok_or(Declined::Pairs),
+    let (predicted, found) = if threshold > 0.0 {
+        let join = SelfJoin::new(&sets, threshold);
+        let estimate = join.estimate_candidates_within(SAMPLE_EVERY, affordable);
+        let predicted = estimate.map_or(f64::INFINITY, |candidates| {
+            candidates as f64 * SECONDS_PER_CANDIDATE
+        });
+        let found = match estimate {
+            None => Err(Declined::Cost { budget }),
+            Some(_) => join.run(max_pairs).ok_or(Declined::Pairs),
+        };
+        (predicted, found)
+    } else {
+        let asked = |a: usize, b: usize| {
+            let (a, b) = (texts.entries[a].0, texts.entries[b].0);
+            (texts.weight)(a, b) > 0 && ((texts.is_new)(a) || (texts.is_new)(b))
+        };
+        let found = every_pair(&sets, &read, &asked, affordable, max_pairs);
+        let predicted = match &found {
+            Ok(found) => found.candidates as f64 * SECONDS_PER_CANDIDATE,
+            Err(_) => f64::INFINITY,
+        };
+        (predicted, found)
     };
     joining.finish();
     let found = found?;
@@ -171,4 +188,117 @@ pub(super) fn join_short_texts(
         searched: Instant::now(),
         near,
     })
+}
+
+/// The join at threshold 0, where every pair qualifies (a Jaccard is never
+/// below 0): prefix filtering finds only pairs that share a character
+/// pair, so every pair of readable sets that `asked` wants is merged for
+/// its Jaccard instead. Declined when there are more than `affordable`
+/// such pairs to merge, or more than `max_pairs`.
+fn every_pair(
+    sets: &RankedSets,
+    read: &[bool],
+    asked: &(dyn Fn(usize, usize) -> bool + Sync),
+    affordable: u64,
+    max_pairs: u64,
+) -> Result<Join, Declined> {
+    let readable: Vec<usize> = (0..sets.len()).filter(|&set| read[set]).collect();
+    let row = |i: usize| {
+        let a = readable[i];
+        readable[i + 1..].iter().filter(move |&&b| asked(a, b))
+    };
+    let count: u64 = (0..readable.len())
+        .into_par_iter()
+        .map(|i| row(i).count() as u64)
+        .sum();
+    if count > affordable {
+        return Err(Declined::Cost {
+            budget: affordable as f64 * SECONDS_PER_CANDIDATE,
+        });
+    }
+    if count > max_pairs {
+        return Err(Declined::Pairs);
+    }
+    let pairs: Vec<Joined> = (0..readable.len())
+        .into_par_iter()
+        .flat_map_iter(|i| {
+            let a = readable[i];
+            row(i).filter_map(move |&b| match decide(sets.get(a), sets.get(b), 0.0) {
+                Verdict::Near(jaccard) => Some(Joined {
+                    a: a as u32,
+                    b: b as u32,
+                    jaccard,
+                }),
+                _ => None,
+            })
+        })
+        .collect();
+    Ok(Join {
+        candidates: count,
+        pairs,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn ranked(sets: &[Vec<u64>]) -> RankedSets {
+        let mut ranker = Ranker::new();
+        for set in sets {
+            ranker.push(set);
+        }
+        ranker.finish()
+    }
+
+    proptest! {
+        /// At threshold 0 every asked pair of readable sets is listed with
+        /// its exact Jaccard, those sharing nothing included.
+        #[test]
+        fn every_pair_lists_each_asked_pair_with_its_jaccard(
+            sets in proptest::collection::vec(
+                proptest::collection::btree_set(0u64..20, 1..8), 1..12),
+            unread in proptest::collection::vec(any::<bool>(), 12),
+            skip_every in 2usize..5,
+        ) {
+            let sets: Vec<Vec<u64>> = sets.into_iter().map(|set| set.into_iter().collect()).collect();
+            let ranked = ranked(&sets);
+            let read: Vec<bool> = (0..sets.len()).map(|set| !unread[set]).collect();
+            let asked = |a: usize, b: usize| !(a + b).is_multiple_of(skip_every);
+            let found = every_pair(&ranked, &read, &asked, u64::MAX, u64::MAX).ok().unwrap();
+            let mut expected = Vec::new();
+            for a in 0..sets.len() {
+                for b in a + 1..sets.len() {
+                    if read[a] && read[b] && asked(a, b) {
+                        let common = sets[a].iter().filter(|x| sets[b].contains(x)).count();
+                        let jaccard = common as f64 / (sets[a].len() + sets[b].len() - common) as f64;
+                        expected.push((a as u32, b as u32, jaccard));
+                    }
+                }
+            }
+            let got: Vec<(u32, u32, f64)> =
+                found.pairs.iter().map(|pair| (pair.a, pair.b, pair.jaccard)).collect();
+            prop_assert_eq!(found.candidates, expected.len() as u64);
+            prop_assert_eq!(got, expected);
+        }
+    }
+
+    #[test]
+    fn every_pair_declines_past_its_bounds() {
+        let sets = ranked(&[vec![1, 2], vec![3, 4], vec![5], vec![1, 5]]);
+        let read = [true; 4];
+        let all = |_: usize, _: usize| true;
+        let found = every_pair(&sets, &read, &all, 6, 6).ok().unwrap();
+        assert_eq!(found.pairs.len(), 6);
+        assert!(matches!(
+            every_pair(&sets, &read, &all, 6, 5),
+            Err(Declined::Pairs)
+        ));
+        assert!(matches!(
+            every_pair(&sets, &read, &all, 5, 6),
+            Err(Declined::Cost { .. })
+        ));
+    }
 }

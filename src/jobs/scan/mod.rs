@@ -549,11 +549,7 @@ fn space(
         ShortTextSearch::Join => true,
         ShortTextSearch::Fingerprint => false,
     };
-    if space == Space::ShortTexts
-        && threshold > 0.0
-        && features <= joined::JOIN_BUDGET as f64
-        && join
-    {
+    if space == Space::ShortTexts && features <= joined::JOIN_BUDGET as f64 && join {
         let texts = joined::ShortTexts {
             entries: &entries,
             weight: &class_pair_weight,
@@ -584,11 +580,7 @@ fn space(
                 options.max_candidates
             )),
         }
-    } else if space == Space::ShortTexts
-        && threshold > 0.0
-        && join
-        && features > joined::JOIN_BUDGET as f64
-    {
+    } else if space == Space::ShortTexts && join && features > joined::JOIN_BUDGET as f64 {
         diag.note(format_args!(
             "the short texts have {features:.0} character pairs, more than the join \
              holds ({}): searching them by fingerprint instead",
