@@ -1,7 +1,7 @@
 //! Completions and the man page in completions/ are what the binary
 //! generates now: a changed flag without regenerating them fails here.
 
-use crate::util::{TestDir, repo, run_into_closed_pipe, run_into_full_disk, simdup, stderr};
+use crate::util::{TestDir, assert_full_disk_reported, assert_quiet_on_closed_pipe, repo, simdup};
 
 const SHELLS: [(&str, &str); 5] = [
     ("bash", "simdup.bash"),
@@ -40,23 +40,7 @@ fn man_page_is_current() {
 fn completions_end_quietly_on_a_closed_pipe_and_report_a_full_disk() {
     let dir = TestDir::new();
     for (shell, _) in SHELLS {
-        let closed = run_into_closed_pipe(&dir, &["completions", shell]);
-        assert_eq!(
-            closed.status.code(),
-            Some(0),
-            "{shell}: {}",
-            stderr(&closed)
-        );
-        assert!(closed.stderr.is_empty(), "{shell}: {}", stderr(&closed));
+        assert_quiet_on_closed_pipe(&dir, &["completions", shell]);
     }
-    let Some(full) = run_into_full_disk(&dir, &["completions", "bash"]) else {
-        eprintln!("no /dev/full here: the full-disk half is skipped");
-        return;
-    };
-    assert_eq!(full.status.code(), Some(2), "{}", stderr(&full));
-    assert!(
-        stderr(&full).contains("No space left on device") && !stderr(&full).contains("panicked"),
-        "{}",
-        stderr(&full)
-    );
+    assert_full_disk_reported(&dir, &["completions", "bash"]);
 }

@@ -2,7 +2,9 @@
 
 use std::collections::BTreeSet;
 
-use crate::util::{TestDir, edit, run_into_closed_pipe, run_into_full_disk, stderr, stdout, text};
+use crate::util::{
+    TestDir, assert_full_disk_reported, assert_quiet_on_closed_pipe, edit, stderr, stdout, text,
+};
 
 fn corpus(dir: &TestDir) {
     for seed in 0..6 {
@@ -200,6 +202,30 @@ fn random_split<T: Clone>(items: &[T], state: &mut u64) -> (Vec<T>, Vec<T>) {
     (stored, new)
 }
 
+/// How the `--against` tests scan: JSON, quiet, a radius wide enough to
+/// pair every near-copy of their corpora.
+const SCAN: [&str; 5] = ["--format", "json", "-q", "-k", "24"];
+
+/// The files of `all/` in `dir`, sorted, and the pairs a scan of them
+/// all lists.
+fn scan_of_all(dir: &TestDir) -> (Vec<String>, BTreeSet<(String, String, String)>) {
+    let names: Vec<String> = std::fs::read_dir(dir.path().join("all"))
+        .unwrap()
+        .map(|entry| format!("all/{}", entry.unwrap().file_name().to_string_lossy()))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let union = dir
+        .simdup()
+        .arg("scan")
+        .args(&names)
+        .args(SCAN)
+        .output()
+        .unwrap();
+    assert_eq!(union.status.code(), Some(0), "{}", stderr(&union));
+    (names, pairs(&union))
+}
+
 #[test]
 fn against_equals_a_scan_of_the_union_restricted_to_new_documents() {
     let dir = TestDir::new();
@@ -220,22 +246,7 @@ fn against_equals_a_scan_of_the_union_restricted_to_new_documents() {
     }
     dir.create("all/one-line.txt", "a short line of text\n");
     dir.create("all/one-line-copy.txt", "a short line of text!\n");
-    let names: Vec<String> = std::fs::read_dir(dir.path().join("all"))
-        .unwrap()
-        .map(|entry| format!("all/{}", entry.unwrap().file_name().to_string_lossy()))
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
-    let scan = ["--format", "json", "-q", "-k", "24"];
-    let union = dir
-        .simdup()
-        .arg("scan")
-        .args(&names)
-        .args(scan)
-        .output()
-        .unwrap();
-    assert_eq!(union.status.code(), Some(0), "{}", stderr(&union));
-    let union = pairs(&union);
+    let (names, union) = scan_of_all(&dir);
     assert!(union.len() >= 15, "{union:?}");
     let mut state = 7u64;
     for split in 0..6 {
@@ -257,7 +268,7 @@ fn against_equals_a_scan_of_the_union_restricted_to_new_documents() {
             .arg("scan")
             .args(&new)
             .args(["--against", &db])
-            .args(scan)
+            .args(SCAN)
             .output()
             .unwrap();
         assert_eq!(against.status.code(), Some(0), "{}", stderr(&against));
@@ -316,22 +327,7 @@ fn against_a_corpus_that_holds_the_new_documents_pairs_each_document_once() {
         dir.create(&format!("all/b{seed}-near.txt"), edit(&base, &[3, 40]));
     }
     dir.create("all/lone.txt", text(40, 150));
-    let names: Vec<String> = std::fs::read_dir(dir.path().join("all"))
-        .unwrap()
-        .map(|entry| format!("all/{}", entry.unwrap().file_name().to_string_lossy()))
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
-    let scan = ["--format", "json", "-q", "-k", "24"];
-    let union = dir
-        .simdup()
-        .arg("scan")
-        .args(&names)
-        .args(scan)
-        .output()
-        .unwrap();
-    assert_eq!(union.status.code(), Some(0), "{}", stderr(&union));
-    let union = pairs(&union);
+    let (names, union) = scan_of_all(&dir);
     assert_eq!(union.len(), 12, "{union:?}");
     let added = dir
         .simdup()
@@ -347,7 +343,7 @@ fn against_a_corpus_that_holds_the_new_documents_pairs_each_document_once() {
             .arg("scan")
             .args(&new)
             .args(["--against", "all.db"])
-            .args(scan)
+            .args(SCAN)
             .output()
             .unwrap();
         assert_eq!(against.status.code(), Some(0), "{}", stderr(&against));
@@ -615,9 +611,8 @@ fn records_against_equal_a_scan_of_the_union_restricted_to_new_records() {
         "a short line of text!".to_string(),
     ));
     let input = ["-", "--records", "jsonl", "--id-field", "id"];
-    let scan = ["--format", "json", "-q", "-k", "24"];
     let mut command = dir.simdup();
-    command.arg("scan").args(input).args(scan);
+    command.arg("scan").args(input).args(SCAN);
     let union = with_stdin(command, &jsonl(&records));
     assert_eq!(union.status.code(), Some(0), "{}", stderr(&union));
     let union = pairs(&union);
@@ -637,7 +632,7 @@ fn records_against_equal_a_scan_of_the_union_restricted_to_new_records() {
             .arg("scan")
             .args(input)
             .args(["--against", &db])
-            .args(scan);
+            .args(SCAN);
         let against = with_stdin(command, &jsonl(&new));
         assert_eq!(against.status.code(), Some(0), "{}", stderr(&against));
         let new: BTreeSet<String> = new.into_iter().map(|(id, _)| id).collect();
@@ -962,17 +957,6 @@ fn stats_end_quietly_on_a_closed_pipe_and_report_a_full_disk() {
     let dir = TestDir::new();
     indexed_corpus(&dir);
     let args = ["index", "stats", "--db", "i.db"];
-    let closed = run_into_closed_pipe(&dir, &args);
-    assert_eq!(closed.status.code(), Some(0), "{}", stderr(&closed));
-    assert!(closed.stderr.is_empty(), "{}", stderr(&closed));
-    let Some(full) = run_into_full_disk(&dir, &args) else {
-        eprintln!("no /dev/full here: the full-disk half is skipped");
-        return;
-    };
-    assert_eq!(full.status.code(), Some(2), "{}", stderr(&full));
-    assert!(
-        stderr(&full).contains("No space left on device") && !stderr(&full).contains("panicked"),
-        "{}",
-        stderr(&full)
-    );
+    assert_quiet_on_closed_pipe(&dir, &args);
+    assert_full_disk_reported(&dir, &args);
 }

@@ -195,3 +195,31 @@ pub fn run_into_full_disk(dir: &TestDir, args: &[&str]) -> Option<std::process::
             .unwrap(),
     )
 }
+
+/// Asserts that `simdup ARGS` in `dir` ends quietly when its stdout is a
+/// closed pipe (exit 0, nothing on stderr), as under `| head`.
+pub fn assert_quiet_on_closed_pipe(dir: &TestDir, args: &[&str]) {
+    let closed = run_into_closed_pipe(dir, args);
+    assert_eq!(
+        closed.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        stderr(&closed)
+    );
+    assert!(closed.stderr.is_empty(), "{args:?}: {}", stderr(&closed));
+}
+
+/// Asserts that `simdup ARGS` in `dir` writing to a full disk exits 2 and
+/// says so, without a panic (skipped where there is no `/dev/full`).
+pub fn assert_full_disk_reported(dir: &TestDir, args: &[&str]) {
+    let Some(full) = run_into_full_disk(dir, args) else {
+        eprintln!("no /dev/full here: the full-disk check is skipped");
+        return;
+    };
+    let errors = stderr(&full);
+    assert_eq!(full.status.code(), Some(2), "{args:?}: {errors}");
+    assert!(
+        errors.contains("No space left on device") && !errors.contains("panicked"),
+        "{args:?}: {errors}"
+    );
+}

@@ -246,11 +246,7 @@ mod tests {
     use super::*;
 
     fn ranked(sets: &[Vec<u64>]) -> RankedSets {
-        let mut ranker = Ranker::new();
-        for set in sets {
-            ranker.push(set);
-        }
-        ranker.finish()
+        RankedSets::of(sets)
     }
 
     proptest! {

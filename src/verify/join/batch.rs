@@ -35,6 +35,16 @@ impl RankedSets {
         let start = if index == 0 { 0 } else { self.ends[index - 1] };
         &self.tokens[start..self.ends[index]]
     }
+
+    /// `sets` (sorted, distinct hashes) ranked by a [`Ranker`].
+    #[cfg(test)]
+    pub(crate) fn of(sets: &[Vec<u64>]) -> RankedSets {
+        let mut ranker = Ranker::new();
+        for set in sets {
+            ranker.push(set);
+        }
+        ranker.finish()
+    }
 }
 
 /// Builds [`RankedSets`] from sets of feature hashes: tokens are ranked by

@@ -59,11 +59,7 @@ fn brute_force(sets: &[Vec<u64>], t: f64) -> Vec<Joined> {
 }
 
 fn ranked(sets: &[Vec<u64>]) -> RankedSets {
-    let mut ranker = Ranker::new();
-    for set in sets {
-        ranker.push(set);
-    }
-    ranker.finish()
+    RankedSets::of(sets)
 }
 
 proptest! {
