@@ -274,8 +274,9 @@ impl<R: Read> Iterator for FingerprintBlocks<R> {
 }
 
 impl FingerprintBlock {
-    /// Every line of the block that says something, with its number, up
-    /// to the first error (which ends the list).
+    /// Every line of the block that says something, with its number; a
+    /// malformed line is an error in its place, and the lines after it are
+    /// still parsed, so one bad line costs only itself.
     pub(crate) fn parse(self) -> Vec<Result<(u64, Line)>> {
         let source_name = &*self.source_name;
         let error = |line: u64, message: String| Error::Parse {
@@ -304,10 +305,7 @@ impl FingerprintBlock {
                     match result {
                         Ok(Line::Nothing) => {}
                         Ok(line) => parsed.push(Ok((number, line))),
-                        Err(message) => {
-                            parsed.push(Err(error(number, message)));
-                            break;
-                        }
+                        Err(message) => parsed.push(Err(error(number, message))),
                     }
                 }
                 parsed

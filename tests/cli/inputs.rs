@@ -411,17 +411,54 @@ fn fingerprints_made_with_other_options_are_refused() {
     );
 }
 
+/// A malformed line is one input that failed: it is named with its file
+/// and line, counted as an error, and the lines after it are still
+/// searched and reported (exit 2 at the end), as a malformed record is.
 #[test]
-fn a_malformed_fingerprint_line_names_file_and_line() {
+fn a_malformed_fingerprint_line_is_counted_and_the_rest_searched() {
     let dir = TestDir::new();
-    dir.create("bad.txt", "0123456789abcdef  a.txt\nnot a fingerprint\n");
+    dir.create(
+        "bad.txt",
+        "0123456789abcdef  a.txt\nnot a fingerprint\n0123456789abcdef  c.txt\n",
+    );
     let output = dir
         .simdup()
-        .args(["scan", "--fingerprints", "bad.txt"])
+        .args(["scan", "--fingerprints", "bad.txt", "--format", "json"])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("bad.txt:2"), "{}", stderr(&output));
+    let message = stderr(&output);
+    assert!(
+        message.contains("bad.txt:2: expected 16 hex digits"),
+        "{message}"
+    );
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let stats = &report["stats"];
+    assert_eq!(stats["inputs"], 3, "{stats}");
+    assert_eq!(stats["fingerprinted"], 2, "{stats}");
+    assert_eq!(stats["errors"], 1, "{stats}");
+    assert_eq!(report["pairs"][0]["a"], "a.txt");
+    assert_eq!(report["pairs"][0]["b"], "c.txt");
+    // Two bad lines in one block: both named, the line between them kept.
+    dir.create(
+        "two.txt",
+        "zz  a.txt\n0123456789abcdef  a.txt\n0123456789abcdeg  b.txt\n0123456789abcdef  c.txt\n",
+    );
+    let output = dir
+        .simdup()
+        .args(["scan", "--fingerprints", "two.txt", "--format", "csv"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(
+        message.contains("two.txt:1:") && message.contains("two.txt:3:"),
+        "{message}"
+    );
+    assert_eq!(
+        stdout(&output),
+        "a,b,distance,similarity\na.txt,c.txt,0,1\n"
+    );
 }
 
 #[test]

@@ -240,8 +240,10 @@ pub fn collect_records<R: Read + Send>(
 
 /// Adds fingerprints read back from `simdup fingerprint` output: each
 /// file is cut into blocks of lines on the reading thread and parsed on the
-/// workers; declarations are checked in file order. Returns what the files
-/// declared; a malformed line or a second set of options ends the run.
+/// workers; declarations are checked in file order. A malformed line is
+/// reported and counted as an error, and the rest is read. Returns what
+/// the files declared; an unreadable file or a second set of options ends
+/// the run.
 pub fn collect_saved(
     files: &[PathBuf],
     documents: &mut Documents,
@@ -271,6 +273,9 @@ pub fn collect_saved(
                             }
                         }
                         Ok(None) => {}
+                        // One bad line is one input that failed, as a
+                        // malformed record is.
+                        Err(error @ crate::Error::Parse { .. }) => documents.failed(error, diag),
                         Err(error) => {
                             failure = Some(error);
                             return ControlFlow::Break(());
