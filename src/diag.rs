@@ -31,6 +31,10 @@ pub struct Tally {
     pub skipped: BTreeMap<SkipReason, u64>,
     /// Inputs that could not be read, or arguments that failed.
     pub errors: u64,
+    /// Documents fingerprinted (or stored) that could not be read again
+    /// to verify their pairs: already counted as inputs, so kept apart
+    /// from `errors` for `inputs` to stay the sum of the outcomes.
+    pub verify_errors: u64,
     /// Bytes read from documents.
     pub bytes: u64,
 }
@@ -66,6 +70,13 @@ impl Diagnostics {
         print_stderr(format_args!("simdup: {error}"));
     }
 
+    /// Reports a document that could not be read again for verification
+    /// and counts it apart from the inputs' errors; the run goes on.
+    pub fn verify_error(&mut self, error: impl Display) {
+        self.tally.verify_errors += 1;
+        print_stderr(format_args!("simdup: {error} (while verifying)"));
+    }
+
     /// A note that does not change the exit code (printed when verbose).
     pub fn note(&self, message: impl Display) {
         if self.verbose {
@@ -90,7 +101,7 @@ impl Diagnostics {
 
     /// Whether any error was reported.
     pub fn errored(&self) -> bool {
-        self.tally.errors > 0
+        self.tally.errors > 0 || self.tally.verify_errors > 0
     }
 }
 

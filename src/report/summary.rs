@@ -33,6 +33,17 @@ pub fn write_summary<W: Write>(report: &Report, paint: Paint, out: &mut W) -> io
     if inputs.errors > 0 {
         write!(out, ", {}", paint.warning(counted(inputs.errors, "error")))?;
     }
+    if inputs.verify_errors > 0 {
+        // Not an outcome of the inputs: they were fingerprinted.
+        write!(
+            out,
+            "; {} to verify",
+            paint.warning(format!(
+                "{} could not be read again",
+                counted(inputs.verify_errors, "document")
+            ))
+        )?;
+    }
     writeln!(out)?;
     let megabytes = inputs.bytes as f64 / 1e6;
     let seconds = stats.seconds.total;
@@ -149,6 +160,7 @@ mod tests {
         inputs.empty = 1;
         inputs.too_short = 1;
         inputs.errors = 1;
+        inputs.verify_errors = 2;
         inputs.skip(crate::input::SkipReason::Binary);
         report.stats.pairs_found = 2;
         report.stats.pairs = 2;
@@ -157,7 +169,8 @@ mod tests {
         write_summary(&report, Paint::none(), &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(text.starts_with(
-            "simdup: 10 inputs: 6 fingerprinted, 1 too short, 1 empty, 1 skipped (binary 1), 1 error\n"
+            "simdup: 10 inputs: 6 fingerprinted, 1 too short, 1 empty, 1 skipped (binary 1), 1 error; \
+             2 documents could not be read again to verify\n"
         ));
         assert!(text.contains("2 pairs in 1 group (k = 3, exact)"), "{text}");
     }

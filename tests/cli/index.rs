@@ -3,7 +3,8 @@
 use std::collections::BTreeSet;
 
 use crate::util::{
-    TestDir, assert_full_disk_reported, assert_quiet_on_closed_pipe, edit, stderr, stdout, text,
+    TestDir, assert_full_disk_reported, assert_inputs_add_up, assert_quiet_on_closed_pipe, edit,
+    stderr, stdout, text,
 };
 
 fn corpus(dir: &TestDir) {
@@ -401,8 +402,13 @@ fn a_stored_document_that_is_gone_leaves_its_pair_unverified_and_counted() {
         let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
         assert_eq!(report["stats"]["pairs_found"], expected_pairs);
         assert_eq!(report["stats"]["unverified"], expected_unverified);
-        // Only the new document is an input of this run.
+        // Only the new document is an input of this run; a stored one
+        // that cannot be read again is a verification error, not an
+        // input's.
         assert_eq!(report["stats"]["inputs"], 1);
+        assert_eq!(report["stats"]["errors"], 0);
+        assert_eq!(report["stats"]["verify_errors"], expected_unverified);
+        assert_inputs_add_up(&report["stats"]);
         stderr(&output)
     };
     check(2, 0, 1);

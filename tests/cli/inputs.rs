@@ -4,7 +4,9 @@
 use std::collections::BTreeSet;
 use std::os::unix::fs::PermissionsExt;
 
-use crate::util::{TestDir, json_lines, permissions_apply, stderr, stdout, text};
+use crate::util::{
+    TestDir, assert_inputs_add_up, json_lines, permissions_apply, stderr, stdout, text,
+};
 
 const ADDRESSES: &str = "\
 Burra Hotel, 5 Market Sq, Burra, SA, 5417
@@ -437,6 +439,7 @@ fn a_malformed_fingerprint_line_is_counted_and_the_rest_searched() {
     assert_eq!(stats["inputs"], 3, "{stats}");
     assert_eq!(stats["fingerprinted"], 2, "{stats}");
     assert_eq!(stats["errors"], 1, "{stats}");
+    assert_inputs_add_up(stats);
     assert_eq!(report["pairs"][0]["a"], "a.txt");
     assert_eq!(report["pairs"][0]["b"], "c.txt");
     // Two bad lines in one block: both named, the line between them kept.
@@ -458,6 +461,54 @@ fn a_malformed_fingerprint_line_is_counted_and_the_rest_searched() {
     assert_eq!(
         stdout(&output),
         "a,b,distance,similarity\na.txt,c.txt,0,1\n"
+    );
+}
+
+/// A listed file that cannot be read again leaves its pair unverified:
+/// a verification error, not a second outcome of an input, so `inputs`
+/// stays the sum of the outcomes.
+#[test]
+fn a_saved_fingerprint_whose_file_is_gone_is_a_verify_error() {
+    let dir = TestDir::new();
+    let body = text(23, 300);
+    dir.create("d/a.txt", &body);
+    dir.create("d/b.txt", &body);
+    let saved = dir.simdup().args(["fingerprint", "d"]).output().unwrap();
+    assert_eq!(saved.status.code(), Some(0), "{}", stderr(&saved));
+    dir.create("saved.txt", &saved.stdout);
+    std::fs::remove_file(dir.path().join("d/b.txt")).unwrap();
+    let output = dir
+        .simdup()
+        .args(["scan", "--fingerprints", "saved.txt", "--verify"])
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(
+        message.contains("d/b.txt") && message.contains("(while verifying)"),
+        "{message}"
+    );
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let stats = &report["stats"];
+    assert_eq!(stats["inputs"], 2, "{stats}");
+    assert_eq!(stats["fingerprinted"], 2, "{stats}");
+    assert_eq!(stats["errors"], 0, "{stats}");
+    assert_eq!(stats["verify_errors"], 1, "{stats}");
+    assert_eq!(stats["unverified"], 1, "{stats}");
+    assert_inputs_add_up(stats);
+    // The summary says it apart from the inputs' outcomes.
+    let output = dir
+        .simdup()
+        .args(["scan", "--fingerprints", "saved.txt", "--verify"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output)
+            .contains("2 inputs: 2 fingerprinted; 1 document could not be read again to verify"),
+        "{}",
+        stderr(&output)
     );
 }
 

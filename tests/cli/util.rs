@@ -223,3 +223,24 @@ pub fn assert_full_disk_reported(dir: &TestDir, args: &[&str]) {
         "{args:?}: {errors}"
     );
 }
+
+/// Checks the JSON `stats` invariant the README states: every input is
+/// fingerprinted, too short, empty, skipped or an error.
+pub fn assert_inputs_add_up(stats: &serde_json::Value) {
+    let count = |key: &str| {
+        stats[key]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{key}: {stats}"))
+    };
+    let skipped: u64 = stats["skipped"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|count| count.as_u64().unwrap())
+        .sum();
+    assert_eq!(
+        count("inputs"),
+        count("fingerprinted") + count("too_short") + count("empty") + skipped + count("errors"),
+        "{stats}"
+    );
+}

@@ -141,7 +141,7 @@ pub(super) fn join_short_texts(
     joining.finish();
     let found = found?;
     for error in &unread {
-        diag.error(format_args!("{error} (while verifying)"));
+        diag.verify_error(error);
     }
     let near: Vec<ClassPair> = found
         .pairs

@@ -732,7 +732,7 @@ fn space(
     );
     checking.finish();
     for (_, error) in &checked.failures {
-        diag.error(format_args!("{error} (while verifying)"));
+        diag.verify_error(error);
     }
     let mut fresh = checked.verdicts.iter();
     let verdicts: Vec<Verdict> = counted
