@@ -156,12 +156,37 @@ fn add(args: AddArgs) -> anyhow::Result<Finished> {
     };
     if !args.quiet {
         eprintln!(
-            "{}: {} added, {} updated, {} unchanged",
+            "{}: {} added, {} updated, {} unchanged{}",
             args.db.db.display(),
             summary.added,
             summary.updated,
-            summary.unchanged
+            summary.unchanged,
+            not_stored(&diag.tally)
         );
     }
     Ok(Finished::ran(diag.errored()))
+}
+
+/// The inputs `index add` did not store, as scan's summary words them
+/// (`, 1 empty, 2 skipped (binary 1, hidden 1), 1 error`), so the summary
+/// accounts for every input; nothing when all were stored.
+fn not_stored(tally: &simdup::diag::Tally) -> String {
+    let mut out = String::new();
+    if tally.empty > 0 {
+        out.push_str(&format!(", {} empty", tally.empty));
+    }
+    let skipped: u64 = tally.skipped.values().sum();
+    if skipped > 0 {
+        let reasons: Vec<String> = tally
+            .skipped
+            .iter()
+            .map(|(reason, count)| format!("{reason} {count}"))
+            .collect();
+        out.push_str(&format!(", {skipped} skipped ({})", reasons.join(", ")));
+    }
+    if tally.errors > 0 {
+        let plural = if tally.errors == 1 { "" } else { "s" };
+        out.push_str(&format!(", {} error{plural}", tally.errors));
+    }
+    out
 }

@@ -966,3 +966,51 @@ fn stats_end_quietly_on_a_closed_pipe_and_report_a_full_disk() {
     assert_quiet_on_closed_pipe(&dir, &args);
     assert_full_disk_reported(&dir, &args);
 }
+
+/// The summary of `index add` accounts for every input: files passed over
+/// in a tree and records too large to store are counted with their
+/// reasons, as scan's summary counts them, not only named with -v.
+#[test]
+fn index_add_counts_what_it_did_not_store() {
+    let dir = TestDir::new();
+    dir.create("docs/a.txt", text(50, 120));
+    dir.create("docs/b.txt", text(51, 120));
+    dir.create("docs/.hidden.txt", text(52, 120));
+    dir.create("docs/blob.bin", b"\x00\x01\x02binary\x00 bytes\x00");
+    dir.create("docs/empty.txt", "");
+    let output = dir
+        .simdup()
+        .args(["index", "add", "docs", "--db", "i.db"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains(
+            "i.db: 2 added, 0 updated, 0 unchanged, 1 empty, 2 skipped (binary 1, hidden 1)\n"
+        ),
+        "{}",
+        stderr(&output)
+    );
+    let long = "word ".repeat(40);
+    dir.create(
+        "r.jsonl",
+        format!(
+            "{{\"id\": \"1\", \"text\": \"a short record of words\"}}\n\
+             {{\"id\": \"2\", \"text\": \"{long}\"}}\n\
+             {{\"id\": \"3\", \"text\": \"another short record here\"}}\n"
+        ),
+    );
+    let output = dir
+        .simdup()
+        .args(["index", "add", "--records", "jsonl", "r.jsonl"])
+        .args(["--id-field", "id", "--max-filesize", "100", "--db", "r.db"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stderr(&output)
+            .contains("r.db: 2 added, 0 updated, 0 unchanged, 1 skipped (too_large 1)\n"),
+        "{}",
+        stderr(&output)
+    );
+}
