@@ -7,13 +7,13 @@
 //! (`crate::jobs::scan::regions`, as `simdup explain` finds passages), and
 //! line 1 otherwise.
 //! URIs are the paths relative to the working directory (`uriBaseId`
-//! `%SRCROOT%`), percent-encoded; a path outside it is an absolute `file:`
-//! URI. `partialFingerprints` carry the pair's baseline key, the content
+//! `%SRCROOT%`), percent-encoded; a path outside it (absolute, or with
+//! `..` leading out of it, judged lexically) is an absolute `file:` URI. `partialFingerprints` carry the pair's baseline key, the content
 //! hashes of both documents in ascending order, so a code-scanning alert
 //! follows the pair across commits and renames (not across edits).
 
 use std::io::{self, Write};
-use std::path::{Component, Path};
+use std::path::{Component, Path, PathBuf};
 
 use std::collections::BTreeMap;
 
@@ -138,7 +138,10 @@ fn result(
 fn location(name: &str, region: Option<LineRange>, cwd: Option<&Path>) -> Value {
     let mut artifact = match relative(Path::new(name), cwd) {
         Some(relative) => json!({"uri": encode(&relative), "uriBaseId": "%SRCROOT%"}),
-        None => json!({"uri": format!("file://{}", encode(name))}),
+        None => {
+            let absolute = absolute(Path::new(name), cwd);
+            json!({"uri": format!("file://{}", encode(&absolute.to_string_lossy()))})
+        }
     };
     if artifact["uri"] == "" {
         artifact["uri"] = json!(".");
@@ -154,24 +157,55 @@ fn location(name: &str, region: Option<LineRange>, cwd: Option<&Path>) -> Value 
     })
 }
 
-/// The path as a relative reference with `/` separators: a relative path
-/// without its `.` components, or an absolute one below `cwd`; `None` for
-/// an absolute path elsewhere.
+/// The path as a relative reference with `/` separators: the path joined
+/// to `cwd` and normalised lexically (`.` dropped, `..` taken back), when
+/// that stays below `cwd`; `None` for a path that leaves it. Without a
+/// working directory, a relative path is only normalised.
 pub(super) fn relative(path: &Path, cwd: Option<&Path>) -> Option<String> {
-    let path = if path.is_absolute() {
-        path.strip_prefix(cwd?).ok()?
-    } else {
-        path
+    let below = match cwd {
+        Some(cwd) => normalise(&cwd.join(path))
+            .strip_prefix(normalise(cwd))
+            .ok()?
+            .to_path_buf(),
+        None if path.is_absolute() => return None,
+        None => normalise(path),
     };
-    let parts: Vec<String> = path
+    let parts: Vec<String> = below
         .components()
-        .filter_map(|component| match component {
-            Component::CurDir => None,
-            Component::ParentDir => Some("..".to_string()),
-            other => Some(other.as_os_str().to_string_lossy().into_owned()),
-        })
+        .map(|component| component.as_os_str().to_string_lossy().into_owned())
         .collect();
     Some(parts.join("/"))
+}
+
+/// The path made absolute against `cwd` and normalised lexically (as given
+/// when there is no working directory to start from).
+fn absolute(path: &Path, cwd: Option<&Path>) -> PathBuf {
+    match cwd {
+        Some(cwd) => normalise(&cwd.join(path)),
+        None => path.to_path_buf(),
+    }
+}
+
+/// Drops `.` components and takes back a `..` with the name before it,
+/// without asking the file system (a report names paths, it does not
+/// follow links); a `..` with nothing to take back is kept, or dropped
+/// at the root.
+fn normalise(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => match out.components().next_back() {
+                Some(Component::Normal(_)) => {
+                    out.pop();
+                }
+                Some(Component::RootDir | Component::Prefix(_)) => {}
+                _ => out.push(".."),
+            },
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// Percent-encodes what a URI path may not hold as is.
@@ -280,9 +314,20 @@ mod tests {
             "docs/a.md"
         );
         assert_eq!(
-            relative(Path::new("../x/a.md"), Some(cwd)).unwrap(),
-            "../x/a.md"
+            relative(Path::new("docs/../x/./a.md"), Some(cwd)).unwrap(),
+            "x/a.md"
         );
+        // `..` that leaves the working directory makes an absolute URI.
+        assert_eq!(relative(Path::new("../x/a.md"), Some(cwd)), None);
+        assert_eq!(
+            location("../x/a.md", None, Some(cwd))["physicalLocation"]["artifactLocation"],
+            json!({"uri": "file:///home/user/x/a.md"})
+        );
+        assert_eq!(
+            relative(Path::new("../repo/a.md"), Some(cwd)).unwrap(),
+            "a.md"
+        );
+        assert_eq!(relative(Path::new("../x/a.md"), None).unwrap(), "../x/a.md");
         assert_eq!(
             relative(Path::new("/home/user/repo/docs/a.md"), Some(cwd)).unwrap(),
             "docs/a.md"

@@ -562,6 +562,53 @@ fn sarif_validates_against_the_sarif_2_1_0_schema() {
     assert!(uri.starts_with("file:///"), "{uri}");
 }
 
+/// A relative path is judged lexically against the working directory: one
+/// whose `..` leaves it gets an absolute `file:` URI, as an absolute path
+/// outside it does, and one that comes back into it a relative URI.
+#[test]
+fn sarif_paths_that_leave_the_working_directory_are_absolute() {
+    let dir = TestDir::new();
+    let body = text(30, 300);
+    dir.create("top/a.txt", &body);
+    dir.create("top/sub/b.txt", &body);
+    let sub = std::fs::canonicalize(dir.path().join("top/sub")).unwrap();
+    let top = sub.parent().unwrap().to_str().unwrap().to_string();
+    let artifacts = |paths: &[&str]| {
+        let output = dir
+            .simdup()
+            .current_dir(&sub)
+            .args(["scan", "--format", "sarif"])
+            .args(paths)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_valid_sarif(&value);
+        value["runs"][0]["results"][0]["locations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|location| location["physicalLocation"]["artifactLocation"].clone())
+            .collect::<Vec<_>>()
+    };
+    assert!(
+        !top.bytes()
+            .any(|byte| !byte.is_ascii_alphanumeric() && !b"-._~/".contains(&byte)),
+        "the expected URI below assumes {top} needs no percent-encoding"
+    );
+    assert_eq!(
+        artifacts(&["../a.txt", "b.txt"]),
+        [
+            serde_json::json!({"uri": format!("file://{top}/a.txt")}),
+            serde_json::json!({"uri": "b.txt", "uriBaseId": "%SRCROOT%"}),
+        ]
+    );
+    assert_eq!(
+        artifacts(&["../a.txt", "../sub/./b.txt"])[1],
+        serde_json::json!({"uri": "b.txt", "uriBaseId": "%SRCROOT%"})
+    );
+}
+
 #[test]
 fn an_invalid_log_fails_the_schema_check() {
     let result = std::panic::catch_unwind(|| {
