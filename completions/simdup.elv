@@ -200,6 +200,8 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand --strict 'Stop at the first malformed record (default: report it and go on; exit code 2 at the end)'
             cand -q 'No summary on stderr (errors are still printed)'
             cand --quiet 'No summary on stderr (errors are still printed)'
+            cand -v 'With files: also name every skipped file on stderr'
+            cand --verbose 'With files: also name every skipped file on stderr'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'

@@ -215,6 +215,7 @@ complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s 0 -l null -d 'Wi
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l print-duplicates -d 'Print the removed records (or paths) instead of the kept ones'
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l strict -d 'Stop at the first malformed record (default: report it and go on; exit code 2 at the end)'
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s q -l quiet -d 'No summary on stderr (errors are still printed)'
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s v -l verbose -d 'With files: also name every skipped file on stderr'
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s V -l version -d 'Print version'
 complete -c simdup -n "__fish_simdup_using_subcommand explain" -l shingle -d 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]' -r

@@ -44,6 +44,21 @@ impl Tally {
     pub fn skip(&mut self, reason: SkipReason) {
         *self.skipped.entry(reason).or_insert(0) += 1;
     }
+
+    /// The skipped inputs as a summary says them, `2 skipped (binary 1,
+    /// hidden 1)`; `None` when nothing was skipped.
+    pub fn skipped_summary(&self) -> Option<String> {
+        let skipped: u64 = self.skipped.values().sum();
+        if skipped == 0 {
+            return None;
+        }
+        let reasons: Vec<String> = self
+            .skipped
+            .iter()
+            .map(|(reason, count)| format!("{reason} {count}"))
+            .collect();
+        Some(format!("{skipped} skipped ({})", reasons.join(", ")))
+    }
 }
 
 /// Writes diagnostics to stderr and remembers whether any error happened.

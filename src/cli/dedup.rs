@@ -107,6 +107,10 @@ pub struct DedupArgs {
     #[arg(short, long, help_heading = "Output")]
     pub quiet: bool,
 
+    /// With files: also name every skipped file on stderr.
+    #[arg(short, long, conflicts_with = "quiet", help_heading = "Output")]
+    pub verbose: bool,
+
     /// Worker threads for fingerprinting (default: one per core; at most 256, or one per core
     /// if more); the output is the same whatever the number.
     #[arg(short = 'j', long, value_name = "N", default_value_t = 0, value_parser = super::args::parse_threads)]
@@ -170,7 +174,7 @@ pub fn run(args: DedupArgs) -> anyhow::Result<Finished> {
             .map(|path| path.display().to_string())
             .unwrap_or_default(),
     };
-    let mut diag = Diagnostics::new(false);
+    let mut diag = Diagnostics::new(args.verbose);
     let input = args
         .paths
         .first()
@@ -194,7 +198,14 @@ pub fn run(args: DedupArgs) -> anyhow::Result<Finished> {
     };
     if !args.quiet {
         let noun = if files.is_some() { "file" } else { "record" };
-        write_summary(&stats, args.threshold, noun, &mut io::stderr().lock())?;
+        let skipped = diag.tally.skipped_summary();
+        write_summary(
+            &stats,
+            skipped.as_deref(),
+            args.threshold,
+            noun,
+            &mut io::stderr().lock(),
+        )?;
     }
     Ok(Finished::ran(diag.errored()))
 }
@@ -337,9 +348,11 @@ fn stdout_error(error: io::Error) -> simdup::Error {
     simdup::Error::io_named("stdout", error)
 }
 
-/// The summary on stderr: what became of every record, and the rule.
+/// The summary on stderr: what became of every record (`skipped`: the
+/// files passed over, as scan's summary says them), and the rule.
 fn write_summary(
     stats: &DedupStats,
+    skipped: Option<&str>,
     threshold: f64,
     noun: &str,
     out: &mut impl Write,
@@ -353,6 +366,9 @@ fn write_summary(
     )?;
     if stats.malformed > 0 {
         write!(out, ", {} malformed", stats.malformed)?;
+    }
+    if let Some(skipped) = skipped {
+        write!(out, "; {skipped}")?;
     }
     writeln!(out)?;
     let megabytes = stats.bytes as f64 / 1e6;
@@ -459,7 +475,7 @@ mod tests {
 
     fn summary(stats: &DedupStats) -> String {
         let mut out = Vec::new();
-        write_summary(stats, 0.8, "record", &mut out).unwrap();
+        write_summary(stats, None, 0.8, "record", &mut out).unwrap();
         String::from_utf8(out).unwrap()
     }
 

@@ -21,14 +21,8 @@ pub fn write_summary<W: Write>(report: &Report, paint: Paint, out: &mut W) -> io
     if inputs.empty > 0 {
         write!(out, ", {} empty", inputs.empty)?;
     }
-    let skipped: u64 = inputs.skipped.values().sum();
-    if skipped > 0 {
-        let reasons: Vec<String> = inputs
-            .skipped
-            .iter()
-            .map(|(reason, count)| format!("{reason} {count}"))
-            .collect();
-        write!(out, ", {skipped} skipped ({})", reasons.join(", "))?;
+    if let Some(skipped) = inputs.skipped_summary() {
+        write!(out, ", {skipped}")?;
     }
     if inputs.errors > 0 {
         write!(out, ", {}", paint.warning(counted(inputs.errors, "error")))?;

@@ -512,3 +512,45 @@ fn options_of_the_other_mode_are_errors() {
         assert!(stderr(&output).contains("appl"), "{}", stderr(&output));
     }
 }
+
+#[test]
+fn skipped_files_are_counted_named_and_never_printed() {
+    let dir = TestDir::new();
+    let license = text(7, 400);
+    dir.create("docs/a.txt", &license);
+    dir.create("docs/b.txt", &license);
+    dir.create("docs/.hidden.txt", &license);
+    dir.create("docs/c.dat", b"bin\0ary");
+    dir.create("bin.dat", b"bin\0ary");
+    let run = |extra: &[&str]| {
+        let output = dir
+            .simdup()
+            .args(["dedup", "docs", "bin.dat"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        output
+    };
+    let kept = run(&[]);
+    assert_eq!(stdout(&kept), "docs/a.txt\n");
+    let messages = stderr(&kept);
+    // Only the file named on the command line is warned about unasked.
+    assert!(
+        messages.starts_with(
+            "simdup: warning: bin.dat: skipped (binary), so neither kept nor dropped\n\
+             simdup: 2 files read: 1 kept, 1 dropped; 3 skipped (binary 2, hidden 1)\n"
+        ),
+        "{messages}"
+    );
+    // A skipped file is no duplicate: `| xargs rm` must never get it.
+    let duplicates = run(&["--print-duplicates"]);
+    assert_eq!(stdout(&duplicates), "docs/b.txt\n");
+    let verbose = stderr(&run(&["-v"]));
+    for note in [
+        "simdup: docs/.hidden.txt: skipped (hidden)\n",
+        "simdup: docs/c.dat: skipped (binary)\n",
+    ] {
+        assert!(verbose.contains(note), "{verbose}");
+    }
+}

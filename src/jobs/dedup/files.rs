@@ -8,13 +8,14 @@
 //! filter's set cache while there is room, and is read from the file again
 //! once it is not.
 
+use std::collections::HashSet;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::Error;
 use crate::diag::Diagnostics;
-use crate::input::{Outcome, PathSeparator, Walk, WalkOptions, read_path_list};
+use crate::input::{Outcome, PathSeparator, SkipReason, Walk, WalkOptions, read_path_list};
 use crate::parallel::for_each_ordered;
 
 use super::plan::Radii;
@@ -37,7 +38,9 @@ pub enum Files {
 /// Runs dedup over files: `output` gets each file's path (as bytes) as
 /// its record, kept or dropped; a file's name is its path as shown, and
 /// its line its number in walk order. Unreadable files are errors in
-/// `diag`; skipped ones are counted (notes when verbose).
+/// `diag`; skipped ones are counted in `diag` (notes when verbose, a
+/// warning for a file named in `files`' paths) and given to `output`
+/// neither as kept nor as dropped.
 pub fn dedup_files(
     files: &Files,
     walk: &WalkOptions,
@@ -49,6 +52,15 @@ pub fn dedup_files(
     let paths = match files {
         Files::Paths(paths) => paths.clone(),
         Files::FilesFrom { list, separator } => read_list(list, *separator)?,
+    };
+    // The files named as arguments, as the walk names them; a
+    // `--files-from` list is input, like a walk's findings.
+    let named: HashSet<String> = match files {
+        Files::Paths(paths) => paths
+            .iter()
+            .map(|path| path.to_string_lossy().into_owned())
+            .collect(),
+        Files::FilesFrom { .. } => HashSet::new(),
     };
     let mut run = Run::new(options, Radii::for_options(options), true, true)?;
     let measure = run.filter.measure().clone();
@@ -87,7 +99,16 @@ pub fn dedup_files(
                 Outcome::Skipped { name, reason } => {
                     diag.tally.seen += 1;
                     diag.tally.skip(reason);
-                    diag.skip_note(&name, reason);
+                    // A file named on the command line was meant to be
+                    // read: its skip is said even without `-v`. A second
+                    // name of a file already read loses nothing.
+                    if named.contains(&name) && reason != SkipReason::Duplicate {
+                        diag.warn(format_args!(
+                            "{name}: skipped ({reason}), so neither kept nor dropped"
+                        ));
+                    } else {
+                        diag.skip_note(&name, reason);
+                    }
                     Ok(())
                 }
                 Outcome::Failed(error) => {
