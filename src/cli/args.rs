@@ -124,6 +124,12 @@ pub struct FeatureArgs {
 }
 
 impl FeatureArgs {
+    /// Whether two short texts are compared by character pairs, as the
+    /// default says: unless the shingles were chosen.
+    pub fn short_texts(&self) -> bool {
+        self.shingle.is_none()
+    }
+
     /// Whether every feature option is at its default, so nothing was
     /// asked that an input with options of its own would ignore.
     pub fn are_defaults(&self) -> bool {

@@ -57,17 +57,26 @@ struct Printed<'a> {
     b_features: u64,
     options: String,
     digest: String,
+    /// Two short texts, compared by their character pairs.
+    short_texts: bool,
 }
 
 /// Runs `simdup compare`.
 pub fn run(args: CompareArgs) -> anyhow::Result<Finished> {
     let options = args.features.to_options()?;
-    let fingerprinter = Fingerprinter::new(options.clone());
+    let fingerprinter = Fingerprinter::new(options);
     let walk = simdup::input::WalkOptions {
         binary: args.binary,
         ..Default::default()
     };
-    let comparison = simdup::jobs::compare::run(&args.a, &args.b, &fingerprinter, &walk)?;
+    // Two short texts are compared by character pairs, as scan does.
+    let comparison = simdup::jobs::compare::run(
+        &args.a,
+        &args.b,
+        &fingerprinter,
+        &walk,
+        args.features.short_texts(),
+    )?;
     let diag = Diagnostics::new(false);
     for measured in [&comparison.a, &comparison.b] {
         if measured.fingerprint.features == 0 {
@@ -77,7 +86,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<Finished> {
             ));
         }
     }
-    let printed = printed(&comparison, options.describe(), options.digest());
+    let printed = printed(&comparison);
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     match args.format {
@@ -91,7 +100,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<Finished> {
     Ok(Finished::ran(false))
 }
 
-fn printed(c: &Comparison, options: String, digest: String) -> Printed<'_> {
+fn printed(c: &Comparison) -> Printed<'_> {
     Printed {
         a: &c.a.name,
         b: &c.b.name,
@@ -102,8 +111,9 @@ fn printed(c: &Comparison, options: String, digest: String) -> Printed<'_> {
         b_simhash: format!("{:016x}", c.b.fingerprint.simhash),
         a_features: c.a.fingerprint.features,
         b_features: c.b.fingerprint.features,
-        options,
-        digest,
+        options: c.options.clone(),
+        digest: c.digest.clone(),
+        short_texts: c.short_texts,
     }
 }
 
@@ -121,5 +131,12 @@ fn write_text<W: Write>(c: &Printed<'_>, out: &mut W) -> io::Result<()> {
         "b           {}  {} ({} features)",
         c.b_simhash, c.b, c.b_features
     )?;
-    writeln!(out, "options     {} digest={}", c.options, c.digest)
+    writeln!(out, "options     {} digest={}", c.options, c.digest)?;
+    if c.short_texts {
+        writeln!(
+            out,
+            "compared    as two short texts, by character pairs (as scan compares them)"
+        )?;
+    }
+    Ok(())
 }

@@ -137,7 +137,7 @@ pub fn run(args: DedupArgs) -> anyhow::Result<Finished> {
         threshold: args.threshold,
         max_distance: args.max_distance,
         min_features: args.min_features,
-        short_texts: args.features.shingle.is_none(),
+        short_texts: args.features.short_texts(),
         strict: args.strict,
         keep: match args.keep {
             KeepArg::First => Keep::First,

@@ -77,9 +77,8 @@ pub fn run(args: ExplainArgs, color: ColorArg) -> anyhow::Result<Finished> {
         binary: args.binary,
         ..Default::default()
     };
-    // Two short texts are compared by character pairs, as scan does,
-    // unless the shingles were chosen.
-    let short_texts = args.features.shingle.is_none();
+    // Two short texts are compared by character pairs, as scan does.
+    let short_texts = args.features.short_texts();
     let explanation =
         simdup::jobs::explain::run(&args.a, &args.b, &fingerprinter, &walk, short_texts)?;
     let e = &explanation;

@@ -454,7 +454,7 @@ fn options(args: &ScanArgs) -> anyhow::Result<ScanOptions> {
         max_pairs: args.search.max_pairs,
         max_candidates: args.search.max_candidates,
         min_features: args.search.min_features,
-        short_texts: args.features.shingle.is_none(),
+        short_texts: args.features.short_texts(),
         short_text_search: args.search.short_texts.search(),
         progress: !args.quiet,
         cache: args.cache.clone(),

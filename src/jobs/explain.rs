@@ -71,8 +71,9 @@ pub fn run(
     jobs::at_most_one_stdin(a, b)?;
     let a = read(fingerprinter, a, walk)?;
     let b = read(fingerprinter, b, walk)?;
-    if short_texts && ShortTexts::is_short(&a.text) && ShortTexts::is_short(&b.text) {
-        let short = ShortTexts::new(fingerprinter.options());
+    if let Some(short) =
+        ShortTexts::for_pair(fingerprinter.options(), short_texts, &a.text, &b.text)
+    {
         let chars = short.fingerprinter();
         let a = measure(chars, a.name, a.text);
         let b = measure(chars, b.name, b.text);

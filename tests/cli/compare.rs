@@ -85,3 +85,49 @@ fn a_missing_document_is_an_error() {
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("nope.txt"));
 }
+
+#[test]
+fn two_short_texts_are_compared_by_character_pairs_as_scan_and_explain_do() {
+    let dir = TestDir::new();
+    dir.create("a.txt", format!("{}\n", CASE_2[0]));
+    dir.create("b.txt", format!("{}\n", CASE_2[1]));
+    let json = |command: &str, extra: &[&str]| -> serde_json::Value {
+        let output = dir
+            .simdup()
+            .args([command, "a.txt", "b.txt", "--format", "json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        serde_json::from_slice(&output.stdout).unwrap()
+    };
+    let compared = json("compare", &[]);
+    let explained = json("explain", &[]);
+    assert_eq!(compared["short_texts"], true);
+    assert_eq!(compared["jaccard"], explained["jaccard"]);
+    assert!(compared["jaccard"].as_f64().unwrap() >= 0.8, "{compared}");
+    assert_eq!(compared["digest"], explained["digest"]);
+    assert!(
+        compared["options"]
+            .as_str()
+            .unwrap()
+            .starts_with("chars:2,"),
+        "{compared}"
+    );
+    // Shingles chosen are used as given, whatever the length.
+    let words = json("compare", &["--shingle", "words:3"]);
+    assert_eq!(words["short_texts"], false);
+    assert!(words["jaccard"].as_f64().unwrap() < 0.5, "{words}");
+    let text = stdout(
+        &dir.simdup()
+            .args(["compare", "a.txt", "b.txt"])
+            .output()
+            .unwrap(),
+    );
+    assert!(
+        text.ends_with(
+            "compared    as two short texts, by character pairs (as scan compares them)\n"
+        ),
+        "{text}"
+    );
+}

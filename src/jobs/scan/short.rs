@@ -53,6 +53,13 @@ impl ShortTexts {
         self.fingerprinter.options().shingle.to_string()
     }
 
+    /// The character pairs two texts are measured by, as the scan pairs
+    /// them: when the rule is `on` (no shingles were chosen) and both are
+    /// short texts; `None` when `features` apply.
+    pub fn for_pair(features: &FeatureOptions, on: bool, a: &[u8], b: &[u8]) -> Option<Self> {
+        (on && Self::is_short(a) && Self::is_short(b)).then(|| ShortTexts::new(features))
+    }
+
     /// Whether `text` is a short text: one line (a trailing line break
     /// aside) of at most `MAX_CHARS` characters.
     pub fn is_short(text: &[u8]) -> bool {
