@@ -216,7 +216,7 @@ pub fn run(
         ));
     }
     // Records' texts were kept while reading; files are read again.
-    if args.show_text && !matches!(inputs, Inputs::Records { .. }) {
+    if args.show_text && !inputs.are_records() {
         report.texts = Texts::Files {
             max_bytes: args.walk.max_filesize.unwrap_or(FILE_BYTES).min(FILE_BYTES),
         };

@@ -151,6 +151,68 @@ fn show_text_adds_the_texts_of_groups_in_json() {
     );
 }
 
+/// Against a stored corpus, new records' texts are kept as they are read
+/// and stored records' come from the index: none is read again by name.
+#[test]
+fn records_against_an_index_show_new_and_stored_texts() {
+    let dir = TestDir::new();
+    let line = |id: &str, text: &str| format!("{}\n", serde_json::json!({"id": id, "text": text}));
+    let lines: Vec<&str> = LINES.lines().collect();
+    let stored = line("s1", lines[0]) + &line("s2", lines[3]);
+    let new = line("n1", lines[2]) + &line("n2", lines[1]) + &line("n3", lines[4]);
+    let texts: std::collections::HashMap<&str, &str> = [
+        ("s1", lines[0]),
+        ("s2", lines[3]),
+        ("n1", lines[2]),
+        ("n2", lines[1]),
+        ("n3", lines[4]),
+    ]
+    .into();
+    let records = ["-", "--records", "jsonl", "--id-field", "id", "-q"];
+    let added = dir
+        .simdup()
+        .args(["index", "add", "--db", "stored.db"])
+        .args(records)
+        .write_stdin(stored)
+        .output()
+        .unwrap();
+    assert_eq!(added.status.code(), Some(0), "{}", stderr(&added));
+    for raw in [&[][..], &["--raw", "--max-distance", "30"]] {
+        let mut args = records.to_vec();
+        args.extend(["--against", "stored.db", "--format", "jsonl", "--show-text"]);
+        args.extend(raw);
+        let pairs = json_lines(&scan(&dir, &args, new.clone()).stdout);
+        let ids: Vec<(&str, &str)> = pairs
+            .iter()
+            .map(|pair| (pair["a"].as_str().unwrap(), pair["b"].as_str().unwrap()))
+            .collect();
+        // A new record with a stored one, and two new ones.
+        assert!(
+            ids.iter()
+                .any(|&pair| pair == ("n1", "s1") || pair == ("s1", "n1")),
+            "{ids:?}"
+        );
+        assert!(ids.contains(&("n2", "n3")), "{ids:?}");
+        for pair in &pairs {
+            for side in ["a", "b"] {
+                let id = pair[side].as_str().unwrap();
+                assert_eq!(pair[format!("{side}_text")], texts[id], "{raw:?} {pair}");
+            }
+        }
+    }
+    let mut args = records.to_vec();
+    args.extend(["--against", "stored.db"]);
+    let table = stdout(&scan(&dir, &args, new));
+    assert!(
+        table.contains("\"12 Main Street, Springfield\\tIL\""),
+        "{table}"
+    );
+    assert!(
+        table.contains("\"12 main street springfield\\tIL\""),
+        "{table}"
+    );
+}
+
 #[test]
 fn show_text_reads_files_again_and_replaces_bytes_that_are_not_utf8() {
     let dir = TestDir::new();

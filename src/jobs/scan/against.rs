@@ -57,7 +57,9 @@ pub fn collect_stored(
     }
     let tally = diag.tally.clone();
     let short_texts = options.short_texts && verifying;
-    store.for_each_entry(records && verifying, |entry| {
+    // Stored records' texts are read for verification, and for the report.
+    let texts = records && (verifying || options.record_texts.is_some());
+    store.for_each_entry(texts, |entry| {
         // A stored corpus keeps no sketches: its pairs are all read.
         let short_text = entry
             .short_text

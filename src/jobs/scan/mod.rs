@@ -89,6 +89,18 @@ pub enum Inputs {
     },
 }
 
+impl Inputs {
+    /// Whether the documents are records (new ones, with `--against`):
+    /// their texts are kept while reading, not read again by name.
+    pub fn are_records(&self) -> bool {
+        match self {
+            Inputs::Records { .. } => true,
+            Inputs::Against { new, .. } => new.are_records(),
+            _ => false,
+        }
+    }
+}
+
 /// What a scan reports.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Mode {
@@ -173,7 +185,8 @@ pub fn scan(
     };
     let cache = open_cache(inputs, options, diag)?;
     let cached = cache.as_ref().map(|(_, cache)| cache);
-    if let (Inputs::Records { .. }, Some(max_bytes)) = (inputs, options.record_texts) {
+    // Before any document (stored ones first): one entry per document.
+    if let (true, Some(max_bytes)) = (inputs.are_records(), options.record_texts) {
         documents.keep_report_texts(max_bytes, diag);
     }
     let provenance = collect(inputs, options, &measures, &mut documents, diag, cached)?;
