@@ -277,6 +277,13 @@ pub(super) fn read_record(
     if text.len() > options.max_record_bytes {
         return Some(too_large(source, line));
     }
+    // A UTF-8 byte order mark may start a JSON Lines stream, as editors on
+    // some systems write one; JSON has no place for it. (Line 0 is a record
+    // read again, the first among them: a later line with one never parsed.)
+    let text = match options.format {
+        RecordFormat::JsonLines if line <= 1 => text.strip_prefix(UTF8_BOM).unwrap_or(text),
+        _ => text,
+    };
     match options.format {
         RecordFormat::JsonLines if text.iter().all(u8::is_ascii_whitespace) => None,
         RecordFormat::JsonLines => Some(match json_record(text, line, options, fields, source) {
@@ -290,6 +297,9 @@ pub(super) fn read_record(
         })),
     }
 }
+
+/// The UTF-8 encoding of U+FEFF, the byte order mark.
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
 fn too_large(source: &str, line: u64) -> Outcome<Record> {
     Outcome::Skipped {

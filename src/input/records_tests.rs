@@ -138,6 +138,24 @@ fn malformed_json_lines_are_errors_with_line_numbers_and_reading_goes_on() {
 }
 
 #[test]
+fn a_byte_order_mark_starting_json_lines_is_skipped_but_not_elsewhere() {
+    let jsonl = options(RecordFormat::JsonLines);
+    let input = b"\xEF\xBB\xBF{\"text\": \"one\"}\n\xEF\xBB\xBF{\"text\": \"two\"}\n";
+    let outcomes = read(input, &jsonl);
+    assert_eq!(outcomes[0], "1@1:one");
+    assert!(
+        outcomes[1].starts_with("error stdin:2: invalid JSON"),
+        "{}",
+        outcomes[1]
+    );
+    // A mark alone on the first line leaves it blank.
+    assert!(read(b"\xEF\xBB\xBF\n", &jsonl).is_empty());
+    // In lines it is text, as any other character.
+    let lines = read(b"\xEF\xBB\xBFone\n", &options(RecordFormat::Lines));
+    assert_eq!(lines, ["1@1:\u{feff}one"]);
+}
+
+#[test]
 fn oversized_records_are_skipped_and_reading_goes_on() {
     let small = |format| RecordOptions {
         max_record_bytes: 5,

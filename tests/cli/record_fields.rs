@@ -110,3 +110,34 @@ fn a_bad_pointer_is_an_error_before_any_reading() {
         assert!(output.stdout.is_empty());
     }
 }
+
+/// A file that starts with a UTF-8 byte order mark, as some editors write:
+/// its first record is read (and read again to verify its pair).
+#[test]
+fn a_byte_order_mark_starting_json_lines_is_skipped() {
+    let dir = TestDir::new();
+    let mut input = b"\xEF\xBB\xBF".to_vec();
+    input.extend_from_slice(TICKETS.as_bytes());
+    dir.create("tickets.jsonl", &input);
+    let output = dir
+        .simdup()
+        .args([
+            "scan",
+            "--records",
+            "jsonl",
+            "tickets.jsonl",
+            "--format",
+            "jsonl",
+        ])
+        .args(["--text-field", "meta.body", "--id-field", "meta.id"])
+        .output()
+        .unwrap();
+    let errors = stderr(&output);
+    assert!(!errors.contains("tickets.jsonl:1:"), "{errors}");
+    let pairs = json_lines(&output.stdout);
+    assert_eq!(pairs.len(), 1, "{pairs:?}");
+    assert_eq!(
+        (&pairs[0]["a"], &pairs[0]["b"]),
+        (&"T-1".into(), &"T-3".into())
+    );
+}
