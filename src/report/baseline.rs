@@ -52,7 +52,7 @@ impl std::str::FromStr for DocKey {
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let parse = |hex: &str| {
-            if hex.len() == 16 {
+            if is_hex16(hex) {
                 u64::from_str_radix(hex, 16).ok()
             } else {
                 None
@@ -65,8 +65,16 @@ impl std::str::FromStr for DocKey {
                     simhash: parse(simhash)?,
                 })
             })
-            .ok_or_else(|| format!("expected CONTENT:SIMHASH in hexadecimal, got '{text}'"))
+            .ok_or_else(|| {
+                format!("expected CONTENT:SIMHASH, each 16 hexadecimal digits, got '{text}'")
+            })
     }
+}
+
+/// Whether `text` is 16 hexadecimal digits: a key's half or a digest.
+/// (`u64::from_str_radix` alone would also take a sign.)
+fn is_hex16(text: &str) -> bool {
+    text.len() == 16 && text.bytes().all(|byte| byte.is_ascii_hexdigit())
 }
 
 /// One accepted pair.
@@ -168,6 +176,19 @@ impl Baseline {
                 // Carriage returns at the end are line endings, however
                 // many: kept, they would not survive a write and a read.
                 features = rest.trim_end_matches('\r').to_string();
+                // A digest that no run writes would only turn matching by
+                // SimHash off, silently: say where it is wrong.
+                if let Some((_, digest)) = features.rsplit_once("digest=")
+                    && !is_hex16(digest.trim())
+                {
+                    return Err(bad(
+                        number,
+                        format!(
+                            "the features digest must be 16 hexadecimal digits, got '{}'",
+                            digest.trim()
+                        ),
+                    ));
+                }
                 continue;
             }
             if line.is_empty() || line.starts_with('#') {
@@ -274,7 +295,7 @@ mod tests {
     #[test]
     fn round_trip_sorted_and_escaped() {
         let baseline = Baseline::new(
-            "words:3 digest=0123".into(),
+            "words:3 digest=0123456789abcdef".into(),
             vec![
                 BaselineEntry::new("z.md".into(), key(1, 2), "b.md".into(), key(3, 4)),
                 BaselineEntry::new("#odd\tname\\x".into(), key(5, 6), "c\nd".into(), key(7, 8)),
@@ -285,13 +306,13 @@ mod tests {
         let text = String::from_utf8(out.clone()).unwrap();
         assert_eq!(
             text,
-            "# simdup baseline v1\n# features words:3 digest=0123\n\
+            "# simdup baseline v1\n# features words:3 digest=0123456789abcdef\n\
              \\#odd\\tname\\\\x\tc\\nd\t0000000000000005:0000000000000006\t0000000000000007:0000000000000008\n\
              b.md\tz.md\t0000000000000003:0000000000000004\t0000000000000001:0000000000000002\n"
         );
         let read = Baseline::read(&out[..], "b").unwrap();
         assert_eq!(read, baseline);
-        assert_eq!(read.digest(), Some("0123"));
+        assert_eq!(read.digest(), Some("0123456789abcdef"));
     }
 
     #[test]
@@ -305,6 +326,21 @@ mod tests {
         assert!(error("# simdup baseline v2\n").contains("version 1"));
         assert!(error(&format!("{HEADER}\na\tb\n")).contains("f:2: "));
         assert!(error(&format!("{HEADER}\na\tb\t1:2\t3:4\n")).contains("hexadecimal"));
+        // Exactly 16 digits: no sign, nothing else.
+        let good_key = key(1, 2);
+        let good = format!("{HEADER}\na\tb\t{good_key}\t{good_key}\n");
+        assert!(Baseline::read(good.as_bytes(), "f").is_ok());
+        for bad in ["+000000000000001", "-000000000000001", "000000000000000g"] {
+            let line = format!("{HEADER}\n# c\na\tb\t{bad}:0000000000000002\t{good_key}\n");
+            assert!(error(&line).contains("f:3: "), "{bad}");
+            assert!(error(&line).contains("16 hexadecimal digits"), "{bad}");
+        }
+        for digest in ["zzz", "0123", "+123456789abcdef"] {
+            let text = format!("{HEADER}\n# features words:3 digest={digest}\n");
+            let message = error(&text);
+            assert!(message.contains("f:2: "), "{message}");
+            assert!(message.contains(&format!("got '{digest}'")), "{message}");
+        }
         assert!(
             error(&format!(
                 "{HEADER}\na\\q\tb\t{}\t{}\n",

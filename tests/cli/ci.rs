@@ -306,6 +306,32 @@ fn baseline_errors() {
     let output = scan(&dir, &["docs", "--baseline", "foreign"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("foreign:1: not a simdup baseline"));
+    // A digest or a key that is not 16 hexadecimal digits names its line.
+    scan(&dir, &["docs", "--write-baseline", "written"]);
+    let written = std::fs::read_to_string(dir.path().join("written")).unwrap();
+    let digest = written
+        .lines()
+        .nth(1)
+        .unwrap()
+        .rsplit_once("digest=")
+        .unwrap()
+        .1;
+    let entry = written.lines().nth(2).unwrap();
+    let key = entry.rsplit_once('\t').unwrap().1;
+    for (edited, line) in [
+        (written.replace(digest, "zzz"), 2),
+        (written.replacen(key, &format!("+{}", &key[1..]), 1), 3),
+    ] {
+        dir.create("edited", edited);
+        let output = scan(&dir, &["docs", "--baseline", "edited"]);
+        assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+        let errors = stderr(&output);
+        assert!(
+            errors.contains(&format!("edited:{line}: not a simdup baseline")),
+            "{errors}"
+        );
+        assert!(errors.contains("16 hexadecimal digits"), "{errors}");
+    }
     let output = scan(&dir, &["--update-baseline", "docs"]);
     assert_eq!(output.status.code(), Some(2));
     let output = dir
