@@ -63,8 +63,8 @@ pub struct DedupArgs {
     pub threshold: f64,
 
     /// Search radius: candidates differ in at most K bits, 0-32 (default: chosen by the scan's
-    /// cost model as the input grows, the scan's for up to 20,000 records; for short texts past
-    /// their exact join, at least 6). Wider finds more near-copies and costs more.
+    /// cost model as the input grows, the scan's for up to 20,000 records; for short texts
+    /// searched by fingerprint, at least 6). Wider finds more near-copies and costs more.
     #[arg(short = 'k', long, value_name = "K",
           value_parser = clap::value_parser!(u32).range(0..=i64::from(simdup::search::MAX_DISTANCE)),
           help_heading = "Near-duplicates")]
