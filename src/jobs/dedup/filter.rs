@@ -306,16 +306,21 @@ pub struct Filter {
     /// candidates found ahead of the block are not used.
     ahead_stale: bool,
     /// Past the exact join, short texts are found by their MinHash bands
-    /// (else by fingerprint, and the join on their rarest pairs).
-    bands_past_join: bool,
-    /// Band matches of the short texts searched by bands so far, and how
-    /// many were searched, and how many they may make (see
-    /// [`BANDS_BASE_MATCHES`]).
-    band_matches: u64,
-    bands_budget: JoinBudget,
-    band_searches: u64,
-    /// Short texts searched when the bands were given up for fingerprints.
-    bands_ended: Option<u64>,
+    /// (`None`: by fingerprint, and the join on their rarest pairs).
+    bands: Option<Bands>,
+}
+
+/// The search of short texts by their MinHash bands, and its budget.
+#[derive(Debug)]
+struct Bands {
+    budget: JoinBudget,
+    /// Band matches of the short texts searched by bands so far.
+    matches: u64,
+    /// Short texts searched by bands so far.
+    searched: u64,
+    /// Short texts searched (all of them) when the bands were given up
+    /// for fingerprints.
+    ended: Option<u64>,
 }
 
 /// The band matches the short texts searched by bands may make, plus
@@ -365,11 +370,7 @@ impl Filter {
             scratch: Vec::new(),
             join: ShortJoin::new(threshold, JoinBudget::default()),
             ahead_stale: false,
-            bands_past_join: false,
-            band_matches: 0,
-            bands_budget: BANDS_BUDGET,
-            band_searches: 0,
-            bands_ended: None,
+            bands: None,
         }
     }
 
@@ -377,35 +378,37 @@ impl Filter {
     /// MinHash bands (src/verify/bands.rs), not by fingerprint, until
     /// their matches pass `budget`.
     pub fn with_bands_past_join(mut self, budget: JoinBudget) -> Filter {
-        self.bands_past_join = true;
-        self.bands_budget = budget;
+        self.bands = Some(Bands {
+            budget,
+            matches: 0,
+            searched: 0,
+            ended: None,
+        });
         self
     }
 
     /// Whether short texts are found by their MinHash bands now.
     pub fn finding_short_texts_by_bands(&self) -> bool {
-        self.bands_past_join && !self.join.joining() && self.bands_ended.is_none()
+        self.short_texts_past_join_by_bands() && self.short_texts_bands_ended().is_none()
     }
 
     /// Whether short texts were found by their MinHash bands once the
     /// exact join was given up (they may have been given up since).
     pub fn short_texts_past_join_by_bands(&self) -> bool {
-        self.bands_past_join && !self.join.joining()
+        self.bands.is_some() && !self.join.joining()
     }
 
     /// Short texts searched when their search by bands was given up for
     /// fingerprints, if it was.
     pub fn short_texts_bands_ended(&self) -> Option<u64> {
-        self.bands_ended
+        self.bands.as_ref().and_then(|bands| bands.ended)
     }
 
     /// Gives up the bands (their matches passed the budget): kept short
     /// texts are found by fingerprint from now on, each measured again.
     /// The records kept in the block join the main indexes first.
     fn bands_to_fingerprints(&mut self) -> io::Result<()> {
-        for recent in self.recent_kept.drain(..) {
-            recent.add_to(&mut self.main, &self.join.order);
-        }
+        self.recent_to_main();
         let mut kept = Vec::new();
         for number in 0..self.kept {
             if self.short_sketches[number as usize] == Sketch::NONE {
@@ -416,10 +419,11 @@ impl Filter {
                 kept.push((short.simhash, number));
             }
         }
-        self.bands_ended = Some(self.join.searched().0);
+        if let Some(bands) = &mut self.bands {
+            bands.ended = Some(self.join.searched().0);
+        }
         self.main.find_short_texts_by_fingerprint(&kept);
-        self.recent = self.empty_indexes();
-        self.ahead_stale = self.in_block;
+        self.restart_recent();
         Ok(())
     }
 
@@ -444,11 +448,24 @@ impl Filter {
     /// Gives up the join: kept short texts are found by fingerprint from
     /// now on. The records kept in the block join the main indexes first.
     pub fn stop_joining(&mut self) {
+        self.recent_to_main();
+        let kept = self.join.stop();
+        self.main.find_short_texts_by_fingerprint(&kept);
+        self.restart_recent();
+    }
+
+    /// The records kept in the block join the main indexes (before the
+    /// way short texts are found changes).
+    fn recent_to_main(&mut self) {
         for recent in self.recent_kept.drain(..) {
             recent.add_to(&mut self.main, &self.join.order);
         }
-        let kept = self.join.stop();
-        self.main.find_short_texts_by_fingerprint(&kept);
+    }
+
+    /// The block's own indexes start again, finding short texts as the
+    /// filter now does; the candidates found ahead of the block are not
+    /// used (they were found the old way).
+    fn restart_recent(&mut self) {
         self.recent = self.empty_indexes();
         self.ahead_stale = self.in_block;
     }
@@ -457,7 +474,7 @@ impl Filter {
     /// (every kept short text indexed again), or after the last to
     /// fingerprints.
     fn end_join_stage(&mut self) -> io::Result<()> {
-        if self.bands_past_join {
+        if self.bands.is_some() {
             return self.join_to_bands();
         }
         if !self.join.next_stage() {
@@ -477,9 +494,7 @@ impl Filter {
     /// measured again and indexed by its band keys. The records kept in
     /// the block join the main indexes first.
     fn join_to_bands(&mut self) -> io::Result<()> {
-        for recent in self.recent_kept.drain(..) {
-            recent.add_to(&mut self.main, &self.join.order);
-        }
+        self.recent_to_main();
         let kept = self.join.stop();
         let (texts, measure, by_path) = (&self.texts, &self.measure, self.by_path);
         let mut bands = Vec::with_capacity(kept.len());
@@ -489,8 +504,7 @@ impl Filter {
             bands.push((band_keys(&set), number));
         }
         self.main.find_short_texts_by_bands(bands);
-        self.recent = self.empty_indexes();
-        self.ahead_stale = self.in_block;
+        self.restart_recent();
         Ok(())
     }
 
@@ -498,11 +512,8 @@ impl Filter {
     /// text again in it (measured again from its text). The records kept
     /// in the block join the main indexes first.
     fn reorder_join(&mut self) -> io::Result<()> {
-        for recent in self.recent_kept.drain(..) {
-            recent.add_to(&mut self.main, &self.join.order);
-        }
-        self.recent = self.empty_indexes();
-        self.ahead_stale = self.in_block;
+        self.recent_to_main();
+        self.restart_recent();
         let (texts, measure, by_path) = (&self.texts, &self.measure, self.by_path);
         let postings = self.join.reindex(|number| {
             let text = texts.get(number as usize)?;
@@ -609,9 +620,7 @@ impl Filter {
 
     /// Ends a block: its kept records join the main indexes.
     pub fn end_block(&mut self) {
-        for recent in self.recent_kept.drain(..) {
-            recent.add_to(&mut self.main, &self.join.order);
-        }
+        self.recent_to_main();
         if self.in_block {
             self.recent = self.empty_indexes();
             self.in_block = false;
@@ -713,14 +722,11 @@ impl Filter {
             probe = self.join.probe(&set);
         }
         let by_bands = !exact_only && record.short.is_some() && self.finding_short_texts_by_bands();
-        if by_bands {
-            let budget = self.bands_budget;
-            let allowed = budget
-                .base
-                .saturating_add(budget.per_short_text.saturating_mul(self.band_searches));
-            if self.band_matches > allowed {
-                self.bands_to_fingerprints()?;
-            }
+        if by_bands
+            && let Some(bands) = &self.bands
+            && bands.budget.passed(bands.matches, bands.searched)
+        {
+            self.bands_to_fingerprints()?;
         }
         let mut words_set = None;
         let (searched, band_matches) = if exact_only {
@@ -728,9 +734,12 @@ impl Filter {
         } else {
             self.search(record, &probe, found, &mut words_set)?
         };
-        if by_bands && self.finding_short_texts_by_bands() {
-            self.band_searches += 1;
-            self.band_matches = self.band_matches.saturating_add(band_matches);
+        if by_bands
+            && self.finding_short_texts_by_bands()
+            && let Some(bands) = &mut self.bands
+        {
+            bands.searched += 1;
+            bands.matches = bands.matches.saturating_add(band_matches);
         }
         if let Some((kept, jaccard)) = searched {
             return Ok(Decision::Dropped { kept, jaccard });

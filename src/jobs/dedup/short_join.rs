@@ -55,8 +55,9 @@ pub const STAGE_CAPS: [usize; 2] = [usize::MAX, 1];
 /// measure each kept short text again at most a third of a time more.
 pub const FIRST_REORDER: usize = if cfg!(test) { 4 } else { 1024 };
 
-/// How many postings the join of short texts may read: `base` plus
-/// `per_short_text` for each short text searched.
+/// Work allowed to a search of short texts, `base` plus `per_short_text`
+/// for each short text searched: the postings the join may read, or the
+/// band matches the MinHash bands may make.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct JoinBudget {
     /// Postings allowed whatever the stream.
@@ -66,6 +67,13 @@ pub struct JoinBudget {
 }
 
 impl JoinBudget {
+    /// Whether `cost` passes the budget of `searched` short texts.
+    pub fn passed(&self, cost: u64, searched: u64) -> bool {
+        cost > self
+            .base
+            .saturating_add(self.per_short_text.saturating_mul(searched))
+    }
+
     /// No bound: the join is never given up.
     pub const UNLIMITED: JoinBudget = JoinBudget {
         base: u64::MAX,
@@ -178,12 +186,7 @@ impl ShortJoin {
         }
         self.cost += self.order.probe_cost(probe.set.len(), &probe.ranked);
         let stage_started = self.stage_ends.last().copied().unwrap_or(0);
-        let searched = self.searched - stage_started;
-        let allowed = self
-            .budget
-            .base
-            .saturating_add(self.budget.per_short_text.saturating_mul(searched));
-        self.cost > allowed
+        self.budget.passed(self.cost, self.searched - stage_started)
     }
 
     /// Ends the stage: true when the join goes on with shorter prefixes,
