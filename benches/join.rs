@@ -4,6 +4,8 @@
 //! compared by character pairs at Jaccard 0.8 as the scan and dedup
 //! compare short texts.
 //!
+//! Also the MinHash band keys of the same sets.
+//!
 //! Run briefly: `cargo bench --bench join -- --warm-up-time 1
 //! --measurement-time 3`.
 
@@ -101,5 +103,18 @@ fn incremental(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, self_join, incremental);
+/// The MinHash band keys that find dedup's short texts past the join
+/// (src/verify/bands.rs), per 10,000 sets.
+fn band_keys(c: &mut Criterion) {
+    let sets = short_text_sets(10_000);
+    c.bench_function("band_keys_10000", |b| {
+        b.iter(|| {
+            sets.iter()
+                .map(|set| simdup::verify::bands::band_keys(set)[0])
+                .fold(0u32, |all, key| all ^ key)
+        })
+    });
+}
+
+criterion_group!(benches, self_join, incremental, band_keys);
 criterion_main!(benches);
