@@ -144,9 +144,24 @@ impl BandIndex {
     /// Calls `found` with every kept text that shares a band key with
     /// `keys`, once for each band it shares, in no particular order.
     pub fn query(&self, keys: &BandKeys, mut found: impl FnMut(u32)) {
+        self.prefetch(keys);
         for (table, &key) in self.tables.iter().zip(keys) {
             table.query(key, &mut found);
         }
+    }
+
+    /// Reads the slot where each of `keys` starts, so that an insert or a
+    /// query of them soon after finds it in cache. The tables are far
+    /// larger than the cache, so each key costs a miss: read one after
+    /// another, every miss waits for the one before (inserting the kept
+    /// texts of 10^6 address lines one by one took half the deciding
+    /// thread's time), read together they overlap.
+    pub fn prefetch(&self, keys: &BandKeys) {
+        let mut touched = 0;
+        for (table, &key) in self.tables.iter().zip(keys) {
+            touched ^= table.slots[table.home(key)];
+        }
+        std::hint::black_box(touched);
     }
 
     /// Kept texts held.

@@ -457,9 +457,16 @@ impl Filter {
     /// The records kept in the block join the main indexes (before the
     /// way short texts are found changes).
     fn recent_to_main(&mut self) {
-        for recent in self.recent_kept.drain(..) {
+        // How many records ahead are brought into cache: enough for their
+        // misses to overlap, few enough to stay in it.
+        const AHEAD: usize = 8;
+        for (at, recent) in self.recent_kept.iter().enumerate() {
+            if let Some(ahead) = self.recent_kept.get(at + AHEAD) {
+                self.main.prefetch(ahead);
+            }
             recent.add_to(&mut self.main, &self.join.order);
         }
+        self.recent_kept.clear();
     }
 
     /// The block's own indexes start again, finding short texts as the

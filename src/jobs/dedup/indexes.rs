@@ -100,6 +100,15 @@ impl Indexes {
         }
     }
 
+    /// Brings into cache what adding `recent` will touch, where that is
+    /// far (the tables of band keys), so that a batch of adds overlaps
+    /// its cache misses.
+    pub fn prefetch(&self, recent: &Recent) {
+        if let (Some(index), Some((_, _, bands))) = (&self.chars.bands, &recent.short) {
+            index.prefetch(bands);
+        }
+    }
+
     /// Finds kept short texts by their fingerprints from now on, and no
     /// longer by the join: its postings are dropped, and `kept` (every
     /// kept short text's character-pair fingerprint and number) are
@@ -285,7 +294,7 @@ impl Recent {
     }
 
     /// Adds it to `indexes`.
-    pub fn add_to(self, indexes: &mut Indexes, order: &TokenOrder) {
+    pub fn add_to(&self, indexes: &mut Indexes, order: &TokenOrder) {
         let short = self
             .short
             .as_ref()
