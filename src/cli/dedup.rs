@@ -411,7 +411,7 @@ fn write_summary(
     };
     let short = format!(
         "short texts {}",
-        short_text_search(&stats.join_stage_ends, &chars_within)
+        short_text_search(&stats.join_stage_ends, stats.bands_ended, &chars_within)
     );
     let rule = match (stats.short_texts, stats.long_texts) {
         (0, _) => within,
@@ -430,8 +430,9 @@ fn write_summary(
 /// How short texts were searched: by the exact join for the first
 /// `stage_ends[0]`, then within k (`within`) and by each later stage of
 /// the join while it lasted (`stage_ends`: how many had been searched when
-/// each stage ended).
-fn short_text_search(stage_ends: &[u64], within: &str) -> String {
+/// each stage ended; the later stages start where the bands ended, if
+/// they came between).
+fn short_text_search(stage_ends: &[u64], bands_ended: Option<u64>, within: &str) -> String {
     let Some(&exact_end) = stage_ends.first() else {
         return "every pair (exact join)".to_string();
     };
@@ -440,6 +441,7 @@ fn short_text_search(stage_ends: &[u64], within: &str) -> String {
         let Some(&from) = stage_ends.get(stage - 1) else {
             break;
         };
+        let from = from.max(bands_ended.unwrap_or(0));
         let to = stage_ends.get(stage).copied();
         if to.is_some_and(|to| to <= from) {
             continue; // it searched none
@@ -544,8 +546,10 @@ mod tests {
             ),
             "{text}"
         );
-        // The bands given up too.
+        // The bands given up too, for the join on the rarest pair, which
+        // lasted.
         let crowded = DedupStats {
+            join_stage_ends: vec![4],
             bands_ended: Some(7),
             ..bands.clone()
         };
@@ -554,7 +558,34 @@ mod tests {
             text.contains(
                 "short texts every pair for the first 4, then by MinHash bands (16 of 8: expected \
                  recall 0.947 at the threshold) to 7, then within k = 8 (expected recall 0.351 at \
-                 the threshold) (the exact join cost too much);"
+                 the threshold) and by a join on their rarest character pair (the exact join cost \
+                 too much);"
+            ),
+            "{text}"
+        );
+        // ... and that join given up too.
+        let more = DedupStats {
+            join_stage_ends: vec![4, 9],
+            ..crowded.clone()
+        };
+        let text = summary(&more);
+        assert!(
+            text.contains(
+                "to 7, then within k = 8 (expected recall 0.351 at the threshold) and by a join \
+                 on their rarest character pair to 9 (the exact join cost too much);"
+            ),
+            "{text}"
+        );
+        // ... at once: it searched none.
+        let at_once = DedupStats {
+            join_stage_ends: vec![4, 7],
+            ..crowded.clone()
+        };
+        let text = summary(&at_once);
+        assert!(
+            text.contains(
+                "to 7, then within k = 8 (expected recall 0.351 at the threshold) (the exact \
+                 join cost too much);"
             ),
             "{text}"
         );

@@ -8,8 +8,10 @@
 //! compared by their character pairs, and every kept short text that may
 //! reach the threshold is proposed by an exact join (src/verify/join/),
 //! at no radius, as the scan does, until the join costs too much; then by
-//! their MinHash bands (src/verify/bands.rs), or if told by fingerprint
-//! within k (src/jobs/dedup/short_join.rs). For any other pair
+//! their MinHash bands (src/verify/bands.rs) while they cost little, then
+//! by a join on their rarest pair beside their fingerprints within k, or
+//! if told by fingerprint alone (src/jobs/dedup/short_join.rs). For any
+//! other pair
 //! SimHash proposes the kept records within k bits. Exact Jaccard decides.
 //! Records without features are never anyone's near-duplicate: they are
 //! kept, and nothing of them is held.
@@ -318,14 +320,17 @@ struct Bands {
     matches: u64,
     /// Short texts searched by bands so far.
     searched: u64,
+    /// Whether the exact join was given up for them.
+    started: bool,
     /// Short texts searched (all of them) when the bands were given up
-    /// for fingerprints.
+    /// for the join on the rarest pair and fingerprints.
     ended: Option<u64>,
 }
 
 /// The band matches the short texts searched by bands may make, plus
 /// [`BANDS_MATCHES_PER_SHORT_TEXT`] each, before short texts are searched
-/// by fingerprint within k instead. Each match costs a look at a sketch
+/// by a join on their rarest pair and by fingerprint within k instead
+/// (`Filter::bands_to_rarest`). Each match costs a look at a sketch
 /// (a cache miss), and where lines crowd (one log format: pairs at
 /// Jaccard 0.6 share a band with chance 0.24) matches grow with the
 /// square of the stream: 3·10^5 generated log lines took 127 s and
@@ -382,6 +387,7 @@ impl Filter {
             budget,
             matches: 0,
             searched: 0,
+            started: false,
             ended: None,
         });
         self
@@ -395,7 +401,7 @@ impl Filter {
     /// Whether short texts were found by their MinHash bands once the
     /// exact join was given up (they may have been given up since).
     pub fn short_texts_past_join_by_bands(&self) -> bool {
-        self.bands.is_some() && !self.join.joining()
+        self.bands.as_ref().is_some_and(|bands| bands.started)
     }
 
     /// Short texts searched when their search by bands was given up for
@@ -404,25 +410,36 @@ impl Filter {
         self.bands.as_ref().and_then(|bands| bands.ended)
     }
 
-    /// Gives up the bands (their matches passed the budget): kept short
-    /// texts are found by fingerprint from now on, each measured again.
-    /// The records kept in the block join the main indexes first.
-    fn bands_to_fingerprints(&mut self) -> io::Result<()> {
+    /// Gives up the bands (their matches passed their budget): kept short
+    /// texts are found by a join on their rarest character pair and by
+    /// fingerprint from now on (the last stage of the join,
+    /// src/jobs/dedup/short_join.rs), each measured again. Where lines
+    /// crowd so that the bands pass their budget, near-copies still share
+    /// their rarest pairs: on 3·10^5 generated log lines, fingerprints
+    /// alone past the bands dropped 45,409, with the rarest pair too
+    /// 48,902. The records kept in the block join the main indexes first.
+    fn bands_to_rarest(&mut self) -> io::Result<()> {
         self.recent_to_main();
-        let mut kept = Vec::new();
+        self.join.resume_on_rarest();
         for number in 0..self.kept {
             if self.short_sketches[number as usize] == Sketch::NONE {
                 continue;
             }
             let text = self.texts.get(number as usize)?;
             if let Some(short) = self.short_text(&text)? {
-                kept.push((short.simhash, number));
+                self.join.learn(short.simhash, &short.set, number);
             }
         }
         if let Some(bands) = &mut self.bands {
             bands.ended = Some(self.join.searched().0);
         }
-        self.main.find_short_texts_by_fingerprint(&kept);
+        let (texts, measure, by_path) = (&self.texts, &self.measure, self.by_path);
+        let postings = self.join.reindex(|number| {
+            let text = texts.get(number as usize)?;
+            feature_set(measure, by_path, &text, Space::Chars)
+        })?;
+        self.main
+            .join_short_texts_beside_fingerprints(postings, self.join.kept());
         self.restart_recent();
         Ok(())
     }
@@ -481,7 +498,7 @@ impl Filter {
     /// (every kept short text indexed again), or after the last to
     /// fingerprints.
     fn end_join_stage(&mut self) -> io::Result<()> {
-        if self.bands.is_some() {
+        if self.bands.as_ref().is_some_and(|bands| !bands.started) {
             return self.join_to_bands();
         }
         if !self.join.next_stage() {
@@ -503,6 +520,9 @@ impl Filter {
     fn join_to_bands(&mut self) -> io::Result<()> {
         self.recent_to_main();
         let kept = self.join.stop();
+        if let Some(bands) = &mut self.bands {
+            bands.started = true;
+        }
         let (texts, measure, by_path) = (&self.texts, &self.measure, self.by_path);
         let mut bands = Vec::with_capacity(kept.len());
         for &(_, number) in &kept {
@@ -733,7 +753,8 @@ impl Filter {
             && let Some(bands) = &self.bands
             && bands.budget.passed(bands.matches, bands.searched)
         {
-            self.bands_to_fingerprints()?;
+            self.bands_to_rarest()?;
+            probe = self.join.probe(&set);
         }
         let mut words_set = None;
         let (searched, band_matches) = if exact_only {

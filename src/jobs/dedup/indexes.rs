@@ -132,6 +132,19 @@ impl Indexes {
         }
     }
 
+    /// Finds kept short texts by a join again (on `postings`) and by
+    /// fingerprint, no longer by bands: `kept` (every kept short text's
+    /// character-pair fingerprint and number) are indexed.
+    pub fn join_short_texts_beside_fingerprints(
+        &mut self,
+        postings: Postings,
+        kept: &[(u64, u32)],
+    ) {
+        self.chars.bands = None;
+        self.find_short_texts_by_fingerprint_too(kept);
+        self.chars.joined = Some(postings);
+    }
+
     /// Finds kept short texts by their MinHash bands from now on, and no
     /// longer by the join nor by fingerprint: `kept` (every kept short
     /// text's band keys and number) are indexed.

@@ -40,9 +40,9 @@ pub const JOIN_POSTINGS_PER_SHORT_TEXT: u64 = 500;
 /// (alone, the rarest pair found fewer than k = 8 on 10^5 generated
 /// addresses). It is still quadratic, so on a long stream of crowded lines
 /// it too is given up. dedup's default goes from the exact join to the
-/// texts' MinHash bands instead ([`Filter::with_bands_past_join`](super::filter::Filter::with_bands_past_join)),
+/// texts' MinHash bands first ([`Filter::with_bands_past_join`](super::filter::Filter::with_bands_past_join)),
 /// which find more for less on every input measured but crowded log
-/// lines; these stages serve a filter made without them. Without the fingerprints, a stage on the rarest 3
+/// lines, and past the bands' budget (crowded lines) to the last stage. Without the fingerprints, a stage on the rarest 3
 /// pairs before the rarest one found 0.7% more on real lines (3% on
 /// addresses) for 1.27 times the time (1.35).
 pub const STAGE_CAPS: [usize; 2] = [usize::MAX, 1];
@@ -115,6 +115,8 @@ pub struct ShortJoin {
     cost: u64,
     /// Short texts searched so far.
     searched: u64,
+    /// Short texts searched when this stage started.
+    stage_started: u64,
     /// Short texts searched when each stage ended: while the join lasts,
     /// its length is the stage (an index into [`STAGE_CAPS`]).
     stage_ends: Vec<u64>,
@@ -136,6 +138,7 @@ impl ShortJoin {
             joining: true,
             cost: 0,
             searched: 0,
+            stage_started: 0,
             stage_ends: Vec::new(),
             kept: Vec::new(),
             next_reorder: FIRST_REORDER,
@@ -185,8 +188,8 @@ impl ShortJoin {
             return false;
         }
         self.cost += self.order.probe_cost(probe.set.len(), &probe.ranked);
-        let stage_started = self.stage_ends.last().copied().unwrap_or(0);
-        self.budget.passed(self.cost, self.searched - stage_started)
+        self.budget
+            .passed(self.cost, self.searched - self.stage_started)
     }
 
     /// Ends the stage: true when the join goes on with shorter prefixes,
@@ -198,9 +201,32 @@ impl ShortJoin {
             return false;
         };
         self.stage_ends.push(self.searched);
+        self.stage_started = self.searched;
         self.cost = 0;
         self.order.cap_prefixes(cap);
         true
+    }
+
+    /// Takes the join up again, given up for the MinHash bands, on each
+    /// text's rarest pair: its last stage, with a budget of its own from
+    /// now. Every kept short text must then be learnt
+    /// ([`ShortJoin::learn`]) and indexed again ([`ShortJoin::reindex`]).
+    pub fn resume_on_rarest(&mut self) {
+        self.joining = true;
+        self.stage_ends.truncate(1);
+        self.stage_started = self.searched;
+        self.cost = 0;
+        self.order = TokenOrder::new(self.threshold);
+        self.order.cap_prefixes(STAGE_CAPS[STAGE_CAPS.len() - 1]);
+        self.kept.clear();
+    }
+
+    /// Learns a kept short text as [`ShortJoin::keep`] does, but with no
+    /// reorder due (the caller reindexes once all are learnt).
+    pub fn learn(&mut self, simhash: u64, set: &[u64], number: u32) {
+        self.kept.push((simhash, number));
+        self.order.learn(set);
+        self.next_reorder = self.kept.len().max(FIRST_REORDER).saturating_mul(4);
     }
 
     /// Learns a kept short text (its fingerprint, character pairs and

@@ -323,14 +323,15 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     /// Past the exact join, short texts found by their MinHash bands, then
-    /// (past the bands' budget) by fingerprint: the answer does not depend
-    /// on the blocks, and every drop is a pair at the threshold with a
-    /// record kept before it.
+    /// (past the bands' budget) by a join on their rarest pair and by
+    /// fingerprint, then (past its budget) by fingerprint alone: the
+    /// answer and where each stage ended do not depend on the blocks, and
+    /// every drop is a pair at the threshold with a record kept before it.
     #[test]
     fn bands_past_the_join_drop_only_pairs_at_the_threshold_whatever_the_blocks(
         lines in corpus(),
-        base in 0u64..300,
-        bands in prop_oneof![Just(u64::MAX), 0u64..100],
+        base in prop_oneof![0u64..300, 0u64..8],
+        bands in prop_oneof![Just(u64::MAX), 0u64..100, 0u64..8],
     ) {
         let input: Vec<u8> = lines.iter().flat_map(|line| format!("{line}\n").into_bytes()).collect();
         let join_budget = JoinBudget { base, per_short_text: 0 };
@@ -343,6 +344,7 @@ proptest! {
             prop_assert_eq!(&cut.dropped, &whole.dropped);
             prop_assert_eq!(cut_stats.short_texts_by_bands, stats.short_texts_by_bands);
             prop_assert_eq!(cut_stats.bands_ended, stats.bands_ended);
+            prop_assert_eq!(&cut_stats.join_stage_ends, &stats.join_stage_ends);
         }
         let short = ShortTexts::new(&FeatureOptions::default());
         let fingerprinter = Fingerprinter::new(FeatureOptions::default());
