@@ -82,10 +82,13 @@ def generated_records(folder, documents, seed):
 
 def scan(path, k, options, groups):
     """`simdup scan` of the records in `path`, as parsed JSON Lines. The job
-    searches short texts within k, as `--short-texts fingerprint` does."""
+    searches short texts within k, as `--short-texts fingerprint` does
+    (chosen shingles compare no short texts apart: the scan refuses the
+    option then)."""
     command = [SIMDUP, "scan", "--records", "jsonl", "--id-field", "id", "--format", "jsonl",
-               "-q", "-k", str(k), "--max-pairs", "1000000000",
-               "--short-texts", "fingerprint"] + options
+               "-q", "-k", str(k), "--max-pairs", "1000000000"] + options
+    if "--shingle" not in options:
+        command += ["--short-texts", "fingerprint"]
     if groups:
         command.append("--groups")
     with open(path, "rb") as stdin:

@@ -237,6 +237,12 @@ pub struct WalkArgs {
 }
 
 impl WalkArgs {
+    /// Whether an option of the walk itself was given: one that only
+    /// files and directories use (`--max-filesize` also bounds records).
+    pub fn walks(&self) -> bool {
+        self.hidden || self.follow || !self.globs.is_empty() || self.binary || self.no_ignore
+    }
+
     /// The library's walk options, with the globs compiled (a bad glob is
     /// an error before any work).
     pub fn to_options(&self) -> simdup::Result<WalkOptions> {

@@ -225,8 +225,14 @@ impl Config {
         {
             args.threshold = threshold;
         }
+        // The walk's options are for files: records and saved
+        // fingerprints stay usable (they would refuse them).
+        let stdin_records = args.paths.len() == 1 && simdup::jobs::is_stdin(&args.paths[0]);
+        let reads_files =
+            args.record.records.is_none() && !stdin_records && args.fingerprints.is_empty();
         if let Some(globs) = &values.globs
             && !given("globs")
+            && reads_files
         {
             args.walk.globs = globs.clone();
         }
@@ -249,6 +255,7 @@ impl Config {
         }
         if let Some(no_ignore) = values.no_ignore
             && !given("no_ignore")
+            && reads_files
         {
             args.walk.no_ignore = no_ignore;
         }

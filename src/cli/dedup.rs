@@ -132,6 +132,12 @@ pub fn run(args: DedupArgs) -> anyhow::Result<Finished> {
     super::set_threads(args.threads)?;
     let files = files(&args)?;
     let records = record_options(&args, files.is_some())?;
+    if args.short_texts != super::args::ShortTextsArg::Auto && !args.features.short_texts() {
+        anyhow::bail!(
+            "--short-texts applies to short texts compared by character pairs, which a chosen \
+             --shingle turns off"
+        );
+    }
     let options = DedupOptions {
         features: args.features.to_options()?,
         threshold: args.threshold,
@@ -239,15 +245,26 @@ fn files(args: &DedupArgs) -> anyhow::Result<Option<Files>> {
              --files-from deduplicate files"
         );
     }
+    if files.is_some() && args.strict {
+        anyhow::bail!(
+            "--strict applies to records (one FILE or stdin), not to files (a directory, \
+             several PATHs or --files-from)"
+        );
+    }
     if files.is_none() {
         if args.null {
             anyhow::bail!("-0 applies to files; NUL-separated records are --records nul");
         }
-        let walk = &args.walk;
-        if walk.hidden || walk.follow || !walk.globs.is_empty() || walk.binary {
+        if args.walk.walks() {
             anyhow::bail!(
-                "--hidden, --follow, --glob and --binary apply to files (a directory, several \
-                 PATHs or --files-from), not to records"
+                "--hidden, --follow, --glob, --binary and --no-ignore apply to files (a \
+                 directory, several PATHs or --files-from), not to records"
+            );
+        }
+        if args.verbose {
+            anyhow::bail!(
+                "-v applies to files (a directory, several PATHs or --files-from), not to \
+                 records"
             );
         }
     }

@@ -12,7 +12,7 @@ use simdup::jobs::fingerprint::{Encoded, Encoding};
 use simdup::report::fingerprints::{FingerprintFormat, FingerprintWriter};
 
 use super::Finished;
-use super::args::{FeatureArgs, WalkArgs};
+use super::args::{FeatureArgs, HashArg, WalkArgs};
 
 /// The features of `--sdr` unless `--shingle` is given: htm.core's tokens.
 const SDR_SHINGLE: &str = "words:1";
@@ -57,9 +57,33 @@ pub struct FingerprintArgs {
     pub threads: usize,
 }
 
+/// Options the inputs or the encoding would ignore are errors.
+fn misplaced(args: &FingerprintArgs) -> anyhow::Result<()> {
+    if args.sdr.is_some() && args.format != FingerprintFormatArg::Text {
+        anyhow::bail!(
+            "--format applies to SimHash fingerprints, not to --sdr (one line of indices \
+             and a path per document)"
+        );
+    }
+    if args.sdr.is_some() && args.features.hash != HashArg::Xxh3 {
+        anyhow::bail!("--hash applies to SimHash fingerprints; --sdr always hashes with SHAKE256");
+    }
+    let walk = &args.walk;
+    if args.paths.iter().all(|path| simdup::jobs::is_stdin(path))
+        && (walk.walks() || walk.max_filesize.is_some())
+    {
+        anyhow::bail!(
+            "--hidden, --follow, --glob, --max-filesize, --binary and --no-ignore apply to \
+             files and directories, not to stdin"
+        );
+    }
+    Ok(())
+}
+
 /// Runs `simdup fingerprint`.
 pub fn run(mut args: FingerprintArgs) -> anyhow::Result<Finished> {
     super::set_threads(args.threads)?;
+    misplaced(&args)?;
     if args.sdr.is_some() && args.features.shingle.is_none() {
         // htm.core encodes a document's tokens; each distinct one is hashed
         // once, so the encoding runs at tens of MB/s. Word 3-shingles are

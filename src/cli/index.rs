@@ -143,11 +143,22 @@ fn add(args: AddArgs) -> anyhow::Result<Finished> {
     let record_file = args
         .record
         .file(&args.paths, "simdup index add - --db DB --records ...")?;
+    let records = stdin_records || record_file.is_some();
+    let jsonl = args.record.records == Some(super::RecordsArg::Jsonl);
+    if args.record.names_fields() && !(records && jsonl) {
+        anyhow::bail!("--id-field and --text-field apply only to --records jsonl");
+    }
+    if records && args.walk.walks() {
+        anyhow::bail!(
+            "--hidden, --follow, --glob, --binary and --no-ignore apply to files and \
+             directories, not to records"
+        );
+    }
     let features = args.features.to_options()?;
     let walk = args.walk.to_options()?;
     let mut diag = Diagnostics::new(args.verbose);
     let mut store = Store::open(&args.db.db, true)?;
-    let summary = if stdin_records || record_file.is_some() {
+    let summary = if records {
         let records = args.record.to_options(walk.max_filesize)?;
         let (reader, name) = simdup::jobs::open_records(record_file.as_deref())?;
         simdup::jobs::index::add_records(&mut store, reader, &name, &records, &features, &mut diag)?

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 
 use super::Finished;
-use super::args::{FeatureArgs, RecordArgs, SearchArgs, WalkArgs};
+use super::args::{FeatureArgs, RecordArgs, SearchArgs, ShortTextsArg, WalkArgs};
 use simdup::diag::Diagnostics;
 use simdup::input::PathSeparator;
 use simdup::jobs::scan::allowlist::Allowlist;
@@ -428,15 +428,33 @@ fn options(args: &ScanArgs) -> anyhow::Result<ScanOptions> {
     let (method, window) = args.search.method()?;
     // Saved fingerprints need not have documents at hand: raw unless asked.
     let raw = args.raw || (!args.fingerprints.is_empty() && !args.verify);
+    let unraw = if args.fingerprints.is_empty() {
+        "drop --raw"
+    } else {
+        "drop --raw or add --verify"
+    };
     if raw && threshold_given(args) {
-        anyhow::bail!(
-            "--threshold applies only to verified near-duplicates; drop --raw{}",
-            if args.fingerprints.is_empty() {
-                ""
-            } else {
-                " or add --verify"
-            }
-        );
+        anyhow::bail!("--threshold applies only to verified near-duplicates; {unraw}");
+    }
+    if raw && args.search.max_candidates.to_string() != super::args::defaults::MAX_CANDIDATES {
+        anyhow::bail!("--max-candidates applies only to verified near-duplicates; {unraw}");
+    }
+    if args.search.short_texts != ShortTextsArg::Auto {
+        if raw {
+            anyhow::bail!("--short-texts applies only to verified near-duplicates; {unraw}");
+        }
+        if !args.fingerprints.is_empty() {
+            anyhow::bail!(
+                "--short-texts does not apply to --fingerprints: saved fingerprints are never \
+                 compared as short texts"
+            );
+        }
+        if !args.features.short_texts() {
+            anyhow::bail!(
+                "--short-texts applies to short texts compared by character pairs, which a \
+                 chosen --shingle (on the command line or in simdup.toml) turns off"
+            );
+        }
     }
     Ok(ScanOptions {
         features: args.features.to_options()?,
@@ -505,6 +523,39 @@ fn inputs(args: &ScanArgs) -> anyhow::Result<Inputs> {
     }
 }
 
+/// Options of another input mode, which this one would ignore, are
+/// errors.
+fn misplaced(args: &ScanArgs, stdin_records: bool) -> anyhow::Result<()> {
+    let fingerprints = !args.fingerprints.is_empty();
+    let records = args.record.records.is_some() || stdin_records;
+    if args.verify && !fingerprints {
+        anyhow::bail!(
+            "--verify applies only to --fingerprints (documents read from files or records \
+             are verified unless --raw)"
+        );
+    }
+    let jsonl = args.record.records == Some(super::RecordsArg::Jsonl);
+    if args.record.names_fields() && !jsonl {
+        anyhow::bail!("--id-field and --text-field apply only to --records jsonl");
+    }
+    if !records && !fingerprints {
+        return Ok(());
+    }
+    if args.cache.is_some() {
+        anyhow::bail!(
+            "--cache applies to files (PATHs or --files-from), not to records or saved \
+             fingerprints"
+        );
+    }
+    if args.walk.walks() {
+        anyhow::bail!(
+            "--hidden, --follow, --glob, --binary and --no-ignore apply to files (PATHs or \
+             --files-from), not to records or saved fingerprints"
+        );
+    }
+    Ok(())
+}
+
 /// The inputs as given, before `--against`.
 fn new_inputs(args: &ScanArgs) -> anyhow::Result<Inputs> {
     let stdin_records = args.paths.len() == 1 && simdup::jobs::is_stdin(&args.paths[0]);
@@ -547,6 +598,7 @@ fn new_inputs(args: &ScanArgs) -> anyhow::Result<Inputs> {
     {
         anyhow::bail!("PATH arguments cannot be combined with --files-from or --fingerprints");
     }
+    misplaced(args, stdin_records)?;
     if let Some(list) = &args.files_from {
         let separator = if args.null {
             PathSeparator::Nul

@@ -207,3 +207,312 @@ fn options_that_cannot_apply_are_errors() {
         assert!(stdout(&output).is_empty(), "{args:?}");
     }
 }
+
+/// Options of another input mode (or encoding) would be ignored: each is
+/// an error naming the option and the mode it applies to, before any
+/// input is read or any file written.
+#[test]
+fn options_of_another_mode_are_errors() {
+    let dir = TestDir::new();
+    dir.create("d/a.txt", text(34, 100));
+    dir.create("e/b.txt", text(35, 100));
+    dir.create("lines.txt", "one line\nanother line\n");
+    dir.create("r.jsonl", "{\"id\": \"1\", \"text\": \"some text\"}\n");
+    let saved = dir.simdup().args(["fingerprint", "d"]).output().unwrap();
+    assert_eq!(saved.status.code(), Some(0), "{}", stderr(&saved));
+    dir.create("saved.txt", &saved.stdout);
+    let fields = "--id-field and --text-field apply only to --records jsonl";
+    let scan_walk = "--hidden, --follow, --glob, --binary and --no-ignore apply to files \
+                     (PATHs or --files-from), not to records or saved fingerprints";
+    let cache = "--cache applies to files (PATHs or --files-from), not to records or saved \
+                 fingerprints";
+    let verify = "--verify applies only to --fingerprints";
+    let by_chars = "--short-texts applies to short texts compared by character pairs, which a \
+                    chosen --shingle";
+    let dedup_walk = "--hidden, --follow, --glob, --binary and --no-ignore apply to files (a \
+                      directory, several PATHs or --files-from), not to records";
+    let stdin_walk = "--hidden, --follow, --glob, --max-filesize, --binary and --no-ignore \
+                      apply to files and directories, not to stdin";
+    let index_walk = "--hidden, --follow, --glob, --binary and --no-ignore apply to files and \
+                      directories, not to records";
+    let cases: &[(&[&str], &str)] = &[
+        // scan: record fields without JSON Lines records.
+        (&["scan", "d", "--text-field", "body"], fields),
+        (&["scan", "--files-from", "-", "--id-field", "id"], fields),
+        (&["scan", "-", "--id-field", "id"], fields),
+        (
+            &[
+                "scan",
+                "--records",
+                "nul",
+                "lines.txt",
+                "--text-field",
+                "body",
+            ],
+            fields,
+        ),
+        (
+            &["scan", "--fingerprints", "saved.txt", "--id-field", "id"],
+            fields,
+        ),
+        // scan: --verify without saved fingerprints.
+        (&["scan", "d", "--verify"], verify),
+        (
+            &["scan", "--records", "jsonl", "r.jsonl", "--verify"],
+            verify,
+        ),
+        // scan: a cache of files, or the walk, without files.
+        (&["scan", "-", "--cache", "cache.db"], cache),
+        (
+            &["scan", "--fingerprints", "saved.txt", "--cache", "cache.db"],
+            cache,
+        ),
+        (
+            &["scan", "--records", "jsonl", "r.jsonl", "--glob", "*.md"],
+            scan_walk,
+        ),
+        (&["scan", "-", "--no-ignore"], scan_walk),
+        (
+            &["scan", "--fingerprints", "saved.txt", "--hidden"],
+            scan_walk,
+        ),
+        (
+            &[
+                "scan",
+                "--fingerprints",
+                "saved.txt",
+                "--verify",
+                "--binary",
+            ],
+            scan_walk,
+        ),
+        // scan: what only verification uses, in raw mode.
+        (
+            &["scan", "d", "--raw", "--max-candidates", "10"],
+            "--max-candidates applies only to verified near-duplicates; drop --raw",
+        ),
+        (
+            &[
+                "scan",
+                "--fingerprints",
+                "saved.txt",
+                "--max-candidates",
+                "10",
+            ],
+            "--max-candidates applies only to verified near-duplicates; drop --raw or add \
+             --verify",
+        ),
+        (
+            &["scan", "d", "--raw", "--short-texts", "join"],
+            "--short-texts applies only to verified near-duplicates; drop --raw",
+        ),
+        (
+            &[
+                "scan",
+                "--fingerprints",
+                "saved.txt",
+                "--verify",
+                "--short-texts",
+                "join",
+            ],
+            "--short-texts does not apply to --fingerprints",
+        ),
+        (
+            &["scan", "d", "--shingle", "words:2", "--short-texts", "join"],
+            by_chars,
+        ),
+        // dedup: options of files on records, and of records on files.
+        (
+            &["dedup", "d", "e", "--strict"],
+            "--strict applies to records (one FILE or stdin), not to files",
+        ),
+        (
+            &["dedup", "lines.txt", "-v"],
+            "-v applies to files (a directory, several PATHs or --files-from), not to records",
+        ),
+        (&["dedup", "lines.txt", "--no-ignore"], dedup_walk),
+        (
+            &[
+                "dedup",
+                "lines.txt",
+                "--shingle",
+                "chars:3",
+                "--short-texts",
+                "join",
+            ],
+            by_chars,
+        ),
+        // fingerprint: SimHash's options with --sdr; the walk's on stdin.
+        (
+            &["fingerprint", "d", "--sdr", "2048:41", "--format", "jsonl"],
+            "--format applies to SimHash fingerprints, not to --sdr",
+        ),
+        (
+            &["fingerprint", "d", "--sdr", "2048:41", "--hash", "sha3"],
+            "--hash applies to SimHash fingerprints; --sdr always hashes with SHAKE256",
+        ),
+        (&["fingerprint", "--glob", "*.md"], stdin_walk),
+        (&["fingerprint", "-", "--max-filesize", "1M"], stdin_walk),
+        // index add: record fields without JSON Lines, the walk on records.
+        (
+            &[
+                "index",
+                "add",
+                "d",
+                "--db",
+                "index.db",
+                "--text-field",
+                "body",
+            ],
+            fields,
+        ),
+        (
+            &["index", "add", "-", "--db", "index.db", "--id-field", "id"],
+            fields,
+        ),
+        (
+            &[
+                "index",
+                "add",
+                "--records",
+                "jsonl",
+                "r.jsonl",
+                "--db",
+                "index.db",
+                "--hidden",
+            ],
+            index_walk,
+        ),
+    ];
+    for &(args, message) in cases {
+        let output = dir.simdup().args(args).output().unwrap();
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        let said = stderr(&output);
+        assert!(said.contains(message), "{args:?}: {said}");
+        assert_eq!(said.lines().count(), 1, "{args:?}: {said}");
+        assert!(stdout(&output).is_empty(), "{args:?}");
+    }
+    assert!(!dir.path().join("cache.db").exists());
+    assert!(!dir.path().join("index.db").exists());
+}
+
+/// The neighbours of those errors still run: each option in the mode it
+/// applies to.
+#[test]
+fn options_in_their_own_mode_still_run() {
+    let dir = TestDir::new();
+    dir.create("d/a.txt", text(36, 100));
+    dir.create("lines.txt", "one line\nanother line\n");
+    dir.create("r.jsonl", "{\"id\": \"1\", \"body\": \"some text\"}\n");
+    let saved = dir.simdup().args(["fingerprint", "d"]).output().unwrap();
+    dir.create("saved.txt", &saved.stdout);
+    let cases: &[&[&str]] = &[
+        &[
+            "scan",
+            "--records",
+            "jsonl",
+            "r.jsonl",
+            "--text-field",
+            "body",
+            "--id-field",
+            "id",
+        ],
+        &[
+            "scan",
+            "--fingerprints",
+            "saved.txt",
+            "--verify",
+            "--max-candidates",
+            "10",
+        ],
+        &["scan", "-", "--max-filesize", "1M", "--short-texts", "join"],
+        &[
+            "scan",
+            "d",
+            "--cache",
+            "cache.db",
+            "--hidden",
+            "--no-ignore",
+        ],
+        &["dedup", "lines.txt", "--strict", "--max-filesize", "1M"],
+        &["dedup", "d", "-v", "--no-ignore", "--shingle", "words:2"],
+        &[
+            "fingerprint",
+            "d",
+            "--sdr",
+            "2048:41",
+            "--shingle",
+            "words:2",
+        ],
+        &["fingerprint", "-", "d", "--glob", "*.txt"],
+        &[
+            "index",
+            "add",
+            "--records",
+            "jsonl",
+            "r.jsonl",
+            "--db",
+            "index.db",
+            "--text-field",
+            "body",
+            "--max-filesize",
+            "1M",
+        ],
+        &["index", "add", "d", "--db", "files.db", "--hidden"],
+    ];
+    for &args in cases {
+        let output = dir
+            .simdup()
+            .args(args)
+            .write_stdin("one line\n")
+            .output()
+            .unwrap();
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+}
+
+/// simdup.toml's walk options are for files: records and saved
+/// fingerprints are still scanned where it holds them.
+#[test]
+fn the_config_files_walk_options_leave_records_alone() {
+    let dir = TestDir::new();
+    dir.create("d/a.txt", text(37, 100));
+    dir.create("simdup.toml", "globs = [\"*.txt\"]\nno-ignore = true\n");
+    let saved = dir.simdup().args(["fingerprint", "d"]).output().unwrap();
+    dir.create("saved.txt", &saved.stdout);
+    for args in [
+        &["scan", "-"][..],
+        &["scan", "--fingerprints", "saved.txt"][..],
+    ] {
+        let output = dir
+            .simdup()
+            .args(args)
+            .write_stdin("one line\n")
+            .output()
+            .unwrap();
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+    // Given on the command line, they are refused as ever.
+    let output = dir
+        .simdup()
+        .args(["scan", "-", "--no-ignore"])
+        .write_stdin("one line\n")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+}

@@ -294,11 +294,12 @@ fn a_closed_pipe_ends_quietly() {
 }
 
 #[test]
-fn verify_adds_exact_jaccard_and_min_jaccard_filters() {
+fn pairs_have_exact_jaccard_and_min_jaccard_filters() {
     let dir = corpus();
+    // Verified by default: --verify is for saved fingerprints only.
     let output = dir
         .simdup()
-        .args(["scan", "docs", "-k", "6", "--verify", "--format", "jsonl"])
+        .args(["scan", "docs", "-k", "6", "--format", "jsonl"])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
@@ -311,15 +312,7 @@ fn verify_adds_exact_jaccard_and_min_jaccard_filters() {
 
     let strict = dir
         .simdup()
-        .args([
-            "scan",
-            "docs",
-            "-k",
-            "6",
-            "--verify",
-            "--min-jaccard",
-            "0.999",
-        ])
+        .args(["scan", "docs", "-k", "6", "--min-jaccard", "0.999"])
         .args(["--format", "jsonl"])
         .output()
         .unwrap();
