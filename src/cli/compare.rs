@@ -43,14 +43,15 @@ pub struct CompareArgs {
     pub format: CompareFormat,
 }
 
-/// What `compare` prints.
+/// What `compare` prints: the figures are null when a document has no
+/// features.
 #[derive(Serialize)]
 struct Printed<'a> {
     a: &'a str,
     b: &'a str,
-    distance: u32,
-    similarity: f64,
-    jaccard: f64,
+    distance: Option<u32>,
+    similarity: Option<f64>,
+    jaccard: Option<f64>,
     a_simhash: String,
     b_simhash: String,
     a_features: u64,
@@ -59,6 +60,9 @@ struct Printed<'a> {
     digest: String,
     /// Two short texts, compared by their character pairs.
     short_texts: bool,
+    /// The documents without features, said in text output.
+    #[serde(skip)]
+    without_features: Vec<&'a str>,
 }
 
 /// Runs `simdup compare`.
@@ -77,20 +81,17 @@ pub fn run(args: CompareArgs) -> anyhow::Result<Finished> {
         &walk,
         args.features.short_texts(),
     )?;
-    let diag = Diagnostics::new(false);
-    for measured in [&comparison.a, &comparison.b] {
-        if measured.fingerprint.features == 0 {
-            diag.warn(format_args!(
-                "{}: no features (empty): distance and similarity mean nothing",
-                measured.name
-            ));
-        }
-    }
     let printed = printed(&comparison);
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     match args.format {
         CompareFormat::Json => {
+            // Text output says it in its first line.
+            if let Some(who) = super::no_features(&printed.without_features) {
+                Diagnostics::new(false).warn(format_args!(
+                    "{who}: nothing to compare (distance, similarity and jaccard are null)"
+                ));
+            }
             serde_json::to_writer_pretty(&mut out, &printed)?;
             writeln!(out)?;
         }
@@ -101,11 +102,13 @@ pub fn run(args: CompareArgs) -> anyhow::Result<Finished> {
 }
 
 fn printed(c: &Comparison) -> Printed<'_> {
+    let without_features = c.without_features();
+    let distance = without_features.is_empty().then_some(c.distance);
     Printed {
         a: &c.a.name,
         b: &c.b.name,
-        distance: c.distance,
-        similarity: similarity(c.distance),
+        distance,
+        similarity: distance.map(similarity),
         jaccard: c.jaccard,
         a_simhash: format!("{:016x}", c.a.fingerprint.simhash),
         b_simhash: format!("{:016x}", c.b.fingerprint.simhash),
@@ -114,13 +117,30 @@ fn printed(c: &Comparison) -> Printed<'_> {
         options: c.options.clone(),
         digest: c.digest.clone(),
         short_texts: c.short_texts,
+        without_features,
     }
 }
 
 fn write_text<W: Write>(c: &Printed<'_>, out: &mut W) -> io::Result<()> {
-    writeln!(out, "distance    {}", c.distance)?;
-    writeln!(out, "similarity  {:.6}", c.similarity)?;
-    writeln!(out, "jaccard     {:.6}", c.jaccard)?;
+    if let Some(who) = super::no_features(&c.without_features) {
+        writeln!(out, "{who}: {}", super::NOTHING_TO_COMPARE)?;
+    }
+    let figure = |value: Option<String>| value.unwrap_or_else(|| "-".to_string());
+    writeln!(
+        out,
+        "distance    {}",
+        figure(c.distance.map(|d| d.to_string()))
+    )?;
+    writeln!(
+        out,
+        "similarity  {}",
+        figure(c.similarity.map(|s| format!("{s:.6}")))
+    )?;
+    writeln!(
+        out,
+        "jaccard     {}",
+        figure(c.jaccard.map(|j| format!("{j:.6}")))
+    )?;
     writeln!(
         out,
         "a           {}  {} ({} features)",

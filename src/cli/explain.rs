@@ -46,19 +46,20 @@ pub struct ExplainArgs {
     pub format: ExplainFormat,
 }
 
-/// What `explain --format json` prints.
+/// What `explain --format json` prints: the figures are null when a
+/// document has no features.
 #[derive(Serialize)]
 struct Printed<'a> {
     a: &'a str,
     b: &'a str,
-    distance: u32,
-    similarity: f64,
-    jaccard: f64,
+    distance: Option<u32>,
+    similarity: Option<f64>,
+    jaccard: Option<f64>,
     a_features: usize,
     b_features: usize,
     common_features: u64,
-    a_in_b: f64,
-    b_in_a: f64,
+    a_in_b: Option<f64>,
+    b_in_a: Option<f64>,
     passages: &'a [Passage],
     shared_b: &'a [LineRange],
     unique_a: &'a [LineRange],
@@ -82,16 +83,25 @@ pub fn run(args: ExplainArgs, color: ColorArg) -> anyhow::Result<Finished> {
     let explanation =
         simdup::jobs::explain::run(&args.a, &args.b, &fingerprinter, &walk, short_texts)?;
     let e = &explanation;
+    let without_features = e.without_features();
+    let distance = without_features.is_empty().then_some(e.distance);
 
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     match args.format {
         ExplainFormat::Json => {
+            // Text output says it under its heading.
+            if let Some(who) = super::no_features(&without_features) {
+                simdup::diag::Diagnostics::new(false).warn(format_args!(
+                    "{who}: nothing to compare (distance, similarity, jaccard, a_in_b and \
+                     b_in_a are null)"
+                ));
+            }
             let printed = Printed {
                 a: &e.a.name,
                 b: &e.b.name,
-                distance: e.distance,
-                similarity: similarity(e.distance),
+                distance,
+                similarity: distance.map(similarity),
                 jaccard: e.jaccard,
                 a_features: e.a.set.len(),
                 b_features: e.b.set.len(),
@@ -134,30 +144,43 @@ fn write_text<W: Write>(
 ) -> io::Result<()> {
     let (a, b) = (&e.a.name, &e.b.name);
     writeln!(out, "{}", paint.header(format_args!("{a}  ~  {b}")))?;
-    writeln!(
-        out,
-        "  distance    {} bits (similarity {:.3})",
-        paint.quiet(e.distance),
-        similarity(e.distance)
-    )?;
-    writeln!(
-        out,
-        "  jaccard     {}  ({} features in common; {} in a, {} in b)",
-        paint.figure(format_args!("{:.3}", e.jaccard)),
-        e.common,
-        e.a.set.len(),
-        e.b.set.len()
-    )?;
-    writeln!(
-        out,
-        "  a in b      {}  (|A∩B| / |A|)",
-        paint.figure(format_args!("{:.3}", e.a_in_b))
-    )?;
-    writeln!(
-        out,
-        "  b in a      {}  (|A∩B| / |B|)",
-        paint.figure(format_args!("{:.3}", e.b_in_a))
-    )?;
+    match (e.jaccard, e.a_in_b, e.b_in_a) {
+        (Some(jaccard), Some(a_in_b), Some(b_in_a)) => {
+            writeln!(
+                out,
+                "  distance    {} bits (similarity {:.3})",
+                paint.quiet(e.distance),
+                similarity(e.distance)
+            )?;
+            writeln!(
+                out,
+                "  jaccard     {}  ({} features in common; {} in a, {} in b)",
+                paint.figure(format_args!("{jaccard:.3}")),
+                e.common,
+                e.a.set.len(),
+                e.b.set.len()
+            )?;
+            writeln!(
+                out,
+                "  a in b      {}  (|A∩B| / |A|)",
+                paint.figure(format_args!("{a_in_b:.3}"))
+            )?;
+            writeln!(
+                out,
+                "  b in a      {}  (|A∩B| / |B|)",
+                paint.figure(format_args!("{b_in_a:.3}"))
+            )?;
+        }
+        _ => {
+            let who = super::no_features(&e.without_features()).unwrap_or_default();
+            writeln!(
+                out,
+                "  {}: {}",
+                paint.warning(who),
+                super::NOTHING_TO_COMPARE
+            )?;
+        }
+    }
     writeln!(out, "  options     {options}")?;
     if e.short_texts {
         writeln!(

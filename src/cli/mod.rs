@@ -275,6 +275,20 @@ pub(crate) fn set_threads(threads: usize) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// What compare and explain say when a document has no features.
+pub(crate) const NOTHING_TO_COMPARE: &str =
+    "nothing to compare (scan never pairs a document without features)";
+
+/// Which of two documents have no features, as a sentence's start (`a
+/// has no features`, `a and b have no features`); `None` when both have.
+pub(crate) fn no_features(names: &[&str]) -> Option<String> {
+    match names {
+        [] => None,
+        [one] => Some(format!("{one} has no features")),
+        [a, b, ..] => Some(format!("{a} and {b} have no features")),
+    }
+}
+
 /// The paths to use when none is given.
 pub(crate) fn default_paths(paths: Vec<PathBuf>) -> Vec<PathBuf> {
     if paths.is_empty() {

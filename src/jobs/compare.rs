@@ -37,10 +37,13 @@ pub struct Comparison {
     pub a: Measured,
     /// The second document.
     pub b: Measured,
-    /// Hamming distance of the fingerprints.
+    /// Hamming distance of the fingerprints (a document without features
+    /// has the fingerprint 0, which says nothing about it).
     pub distance: u32,
-    /// Exact Jaccard of the feature sets.
-    pub jaccard: f64,
+    /// Exact Jaccard of the feature sets; `None` when either document has
+    /// no features: there is nothing to compare, and the scan never pairs
+    /// such a document.
+    pub jaccard: Option<f64>,
     /// The feature options the two were measured by, described.
     pub options: String,
     /// Their digest ([`crate::fingerprint::FeatureOptions::digest`]).
@@ -73,7 +76,7 @@ pub fn run(
     let a = a.measure(by)?;
     let b = b.measure(by)?;
     let distance = (a.fingerprint.simhash ^ b.fingerprint.simhash).count_ones();
-    let jaccard = jaccard(&a.set, &b.set);
+    let jaccard = (a.has_features() && b.has_features()).then(|| jaccard(&a.set, &b.set));
     Ok(Comparison {
         a,
         b,
@@ -83,6 +86,26 @@ pub fn run(
         digest: by.options().digest(),
         short_texts: short.is_some(),
     })
+}
+
+impl Measured {
+    /// Whether it has features: one without is empty to the scan, which
+    /// never pairs it.
+    pub fn has_features(&self) -> bool {
+        self.fingerprint.features > 0
+    }
+}
+
+impl Comparison {
+    /// The names of the documents without features (none, one or both):
+    /// when there is one, there is nothing to compare.
+    pub fn without_features(&self) -> Vec<&str> {
+        [&self.a, &self.b]
+            .into_iter()
+            .filter(|measured| !measured.has_features())
+            .map(|measured| measured.name.as_str())
+            .collect()
+    }
 }
 
 /// A document copied once into a temporary file, to be measured twice.

@@ -39,16 +39,19 @@ pub struct Explanation {
     pub a: Explained,
     /// The second document.
     pub b: Explained,
-    /// Hamming distance of the fingerprints.
+    /// Hamming distance of the fingerprints (a document without features
+    /// has the fingerprint 0, which says nothing about it).
     pub distance: u32,
     /// Distinct features the two sets have in common.
     pub common: u64,
-    /// Exact Jaccard of the feature sets.
-    pub jaccard: f64,
-    /// |A ∩ B| / |A|: how much of `a` is in `b` (1 when `a` has no feature).
-    pub a_in_b: f64,
-    /// |A ∩ B| / |B|: how much of `b` is in `a` (1 when `b` has no feature).
-    pub b_in_a: f64,
+    /// Exact Jaccard of the feature sets. This and the containments are
+    /// `None` when either document has no features: there is nothing to
+    /// compare, and the scan never pairs such a document.
+    pub jaccard: Option<f64>,
+    /// |A ∩ B| / |A|: how much of `a` is in `b`.
+    pub a_in_b: Option<f64>,
+    /// |A ∩ B| / |B|: how much of `b` is in `a`.
+    pub b_in_a: Option<f64>,
     /// The shared and unique line ranges.
     pub passages: Passages,
     /// The feature options the two were measured by, described.
@@ -103,17 +106,12 @@ pub fn passages_of_files(
 pub fn explain(fingerprinter: &Fingerprinter, a: Explained, b: Explained) -> Explanation {
     let distance = (a.fingerprint.simhash ^ b.fingerprint.simhash).count_ones();
     let common = intersection(&a.set, &b.set) as u64;
-    let share = |of: &[u64]| {
-        if of.is_empty() {
-            1.0
-        } else {
-            common as f64 / of.len() as f64
-        }
-    };
+    let measured = a.has_features() && b.has_features();
+    let share = |of: &[u64]| measured.then(|| common as f64 / of.len() as f64);
     Explanation {
         distance,
         common,
-        jaccard: jaccard(&a.set, &b.set),
+        jaccard: measured.then(|| jaccard(&a.set, &b.set)),
         a_in_b: share(&a.set),
         b_in_a: share(&b.set),
         passages: passages::find(fingerprinter, &a.text, &b.text),
@@ -122,6 +120,26 @@ pub fn explain(fingerprinter: &Fingerprinter, a: Explained, b: Explained) -> Exp
         options: fingerprinter.options().describe(),
         digest: fingerprinter.options().digest(),
         short_texts: false,
+    }
+}
+
+impl Explained {
+    /// Whether it has features: one without is empty to the scan, which
+    /// never pairs it.
+    pub fn has_features(&self) -> bool {
+        self.fingerprint.features > 0
+    }
+}
+
+impl Explanation {
+    /// The names of the documents without features (none, one or both):
+    /// when there is one, there is nothing to compare.
+    pub fn without_features(&self) -> Vec<&str> {
+        [&self.a, &self.b]
+            .into_iter()
+            .filter(|explained| !explained.has_features())
+            .map(|explained| explained.name.as_str())
+            .collect()
     }
 }
 
@@ -166,18 +184,34 @@ mod tests {
         let explained = explain(&fingerprinter, a, b);
         // a: 3 shingles, all in b; b: 8 shingles.
         assert_eq!(explained.common, 3);
-        assert_eq!(explained.a_in_b, 1.0);
-        assert_eq!(explained.b_in_a, 3.0 / 8.0);
-        assert_eq!(explained.jaccard, 3.0 / 8.0);
+        assert_eq!(explained.a_in_b, Some(1.0));
+        assert_eq!(explained.b_in_a, Some(3.0 / 8.0));
+        assert_eq!(explained.jaccard, Some(3.0 / 8.0));
         assert_eq!(explained.passages.unique_b.len(), 1);
     }
 
     #[test]
-    fn empty_documents_contain_each_other() {
+    fn a_document_without_features_is_compared_with_nothing() {
         let fingerprinter = Fingerprinter::new(FeatureOptions::default());
-        let a = measure(&fingerprinter, "a".into(), Vec::new());
-        let b = measure(&fingerprinter, "b".into(), Vec::new());
-        let explained = explain(&fingerprinter, a, b);
-        assert_eq!((explained.a_in_b, explained.b_in_a), (1.0, 1.0));
+        let full = || {
+            measure(
+                &fingerprinter,
+                "full".into(),
+                b"one two three four".to_vec(),
+            )
+        };
+        let empty = || measure(&fingerprinter, "empty".into(), Vec::new());
+        let blank = || measure(&fingerprinter, "blank".into(), b" ... \n".to_vec());
+        let both = explain(&fingerprinter, empty(), blank());
+        assert_eq!((both.jaccard, both.a_in_b, both.b_in_a), (None, None, None));
+        assert_eq!(both.without_features(), ["empty", "blank"]);
+        let one = explain(&fingerprinter, full(), empty());
+        assert_eq!((one.jaccard, one.a_in_b, one.b_in_a), (None, None, None));
+        assert_eq!(one.without_features(), ["empty"]);
+        assert!(
+            explain(&fingerprinter, full(), full())
+                .without_features()
+                .is_empty()
+        );
     }
 }

@@ -131,3 +131,71 @@ fn two_short_texts_are_compared_by_character_pairs_as_scan_and_explain_do() {
         "{text}"
     );
 }
+
+/// A document without features (empty, or only blanks and punctuation)
+/// has no Jaccard with anything, and the scan never pairs it: compare and
+/// explain say which has none instead of a similarity, in text and JSON,
+/// and exit 0 (both were read).
+#[test]
+fn documents_without_features_are_said_to_have_none() {
+    let dir = TestDir::new();
+    dir.create("empty.txt", "");
+    dir.create("blank.txt", "  ...  \n\n -- \n");
+    dir.create("full.txt", CASE_2[0]);
+    let run = |args: &[&str]| {
+        let output = dir.simdup().args(args).output().unwrap();
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        output
+    };
+    let nothing = "nothing to compare (scan never pairs a document without features)";
+    for (a, b, who) in [
+        (
+            "empty.txt",
+            "blank.txt",
+            "empty.txt and blank.txt have no features",
+        ),
+        ("full.txt", "blank.txt", "blank.txt has no features"),
+        ("empty.txt", "full.txt", "empty.txt has no features"),
+    ] {
+        // Text: the first line says it; no figure is printed.
+        let text = stdout(&run(&["compare", a, b]));
+        assert!(text.starts_with(&format!("{who}: {nothing}\n")), "{text}");
+        assert!(
+            text.contains("distance    -\nsimilarity  -\njaccard     -\n"),
+            "{text}"
+        );
+        assert!(!text.contains("1.000"), "{text}");
+        let text = stdout(&run(&["explain", a, b, "--color", "never"]));
+        assert!(text.contains(&format!("\n  {who}: {nothing}\n")), "{text}");
+        assert!(!text.contains("jaccard"), "{text}");
+        assert!(!text.contains("1.000"), "{text}");
+        // JSON: null figures, and a warning naming the documents.
+        for command in ["compare", "explain"] {
+            let output = run(&[command, a, b, "--format", "json"]);
+            let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+            for key in ["distance", "similarity", "jaccard"] {
+                assert!(value[key].is_null(), "{command} {key}: {value}");
+            }
+            if command == "explain" {
+                assert!(value["a_in_b"].is_null(), "{value}");
+                assert!(value["b_in_a"].is_null(), "{value}");
+            }
+            let warned = stderr(&output);
+            assert!(
+                warned.contains(&format!("warning: {who}: nothing to compare")),
+                "{command}: {warned}"
+            );
+        }
+    }
+    // Two documents with features: figures, and nothing said.
+    let output = run(&["compare", "full.txt", "full.txt", "--format", "json"]);
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(value["jaccard"], 1.0);
+    assert_eq!(value["distance"], 0);
+    assert!(stderr(&output).is_empty(), "{}", stderr(&output));
+}
