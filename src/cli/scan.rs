@@ -528,12 +528,6 @@ fn inputs(args: &ScanArgs) -> anyhow::Result<Inputs> {
 fn misplaced(args: &ScanArgs, stdin_records: bool) -> anyhow::Result<()> {
     let fingerprints = !args.fingerprints.is_empty();
     let records = args.record.records.is_some() || stdin_records;
-    if args.verify && !fingerprints {
-        anyhow::bail!(
-            "--verify applies only to --fingerprints (documents read from files or records \
-             are verified unless --raw)"
-        );
-    }
     let jsonl = args.record.records == Some(super::RecordsArg::Jsonl);
     if args.record.names_fields() && !jsonl {
         anyhow::bail!("--id-field and --text-field apply only to --records jsonl");

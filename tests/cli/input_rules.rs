@@ -230,7 +230,6 @@ fn options_of_another_mode_are_errors() {
                      (PATHs or --files-from), not to records or saved fingerprints";
     let cache = "--cache applies to files (PATHs or --files-from), not to records or saved \
                  fingerprints";
-    let verify = "--verify applies only to --fingerprints";
     let by_chars = "--short-texts applies to short texts compared by character pairs, which a \
                     chosen --shingle";
     let dedup_walk = "--hidden, --follow, --glob, --binary and --no-ignore apply to files (a \
@@ -258,12 +257,6 @@ fn options_of_another_mode_are_errors() {
         (
             &["scan", "--fingerprints", "saved.txt", "--id-field", "id"],
             fields,
-        ),
-        // scan: --verify without saved fingerprints.
-        (&["scan", "d", "--verify"], verify),
-        (
-            &["scan", "--records", "jsonl", "r.jsonl", "--verify"],
-            verify,
         ),
         // scan: a cache of files, or the walk, without files.
         (&["scan", "-", "--cache", "cache.db"], cache),
@@ -435,6 +428,8 @@ fn options_in_their_own_mode_still_run() {
             "10",
         ],
         &["scan", "-", "--max-filesize", "1M", "--short-texts", "join"],
+        // Verified anyway: --verify asks for what files get.
+        &["scan", "d", "--verify"],
         &[
             "scan",
             "d",
