@@ -153,7 +153,7 @@ impl Store {
             connection,
             path: path.to_path_buf(),
         };
-        store.setup().map_err(|e| sql_error(path, e))?;
+        store.setup_when_free().map_err(|e| sql_error(path, e))?;
         let version = store.version().map_err(|e| sql_error(path, e))?;
         if version != SCHEMA_VERSION {
             return Err(Error::Data {
@@ -165,6 +165,23 @@ impl Store {
             });
         }
         Ok(store)
+    }
+
+    /// [`Store::setup`], tried again while another process holds the
+    /// file, for up to [`BUSY_TIMEOUT`]. Two processes opening a new index
+    /// at once both switch it to WAL, and SQLite answers the second "busy"
+    /// at once, without waiting (two `index add` at once failed so about
+    /// one time in two).
+    fn setup_when_free(&mut self) -> rusqlite::Result<()> {
+        let started = std::time::Instant::now();
+        loop {
+            match self.setup() {
+                Err(error) if is_busy(&error) && started.elapsed() < BUSY_TIMEOUT => {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                done => return done,
+            }
+        }
     }
 
     fn setup(&mut self) -> rusqlite::Result<()> {
@@ -557,12 +574,16 @@ impl Store {
     }
 }
 
+/// Whether `error` says another connection holds the database.
+fn is_busy(error: &rusqlite::Error) -> bool {
+    matches!(error, rusqlite::Error::SqliteFailure(failure, _)
+        if failure.code == rusqlite::ErrorCode::DatabaseBusy
+            || failure.code == rusqlite::ErrorCode::DatabaseLocked)
+}
+
 fn sql_error(path: &Path, error: rusqlite::Error) -> Error {
     let message = match &error {
-        rusqlite::Error::SqliteFailure(failure, _)
-            if failure.code == rusqlite::ErrorCode::DatabaseBusy
-                || failure.code == rusqlite::ErrorCode::DatabaseLocked =>
-        {
+        _ if is_busy(&error) => {
             format!(
                 "the index is busy: another simdup has been writing it for more than {} s; \
                  try again when it is done ({error})",
