@@ -738,7 +738,7 @@ impl Filter {
             }
             None => (None, Vec::new()),
         };
-        let set = if ahead_set.is_empty() {
+        let mut set = if ahead_set.is_empty() {
             self.join_set(record)
         } else {
             Cow::Owned(ahead_set)
@@ -754,6 +754,11 @@ impl Filter {
             && bands.budget.passed(bands.matches, bands.searched)
         {
             self.bands_to_rarest()?;
+            // Measured while the join was given up, the set is empty: the
+            // join needs it to probe and to learn the text if kept.
+            if set.is_empty() {
+                set = self.join_set(record);
+            }
             probe = self.join.probe(&set);
         }
         let mut words_set = None;
