@@ -343,7 +343,7 @@ _simdup() {
                     return 0
                     ;;
                 --short-texts)
-                    COMPREPLY=($(compgen -W "auto join fingerprint" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto join fingerprint bands" -- "${cur}"))
                     return 0
                     ;;
                 --keep)
@@ -1403,7 +1403,7 @@ _simdup() {
                     return 0
                     ;;
                 --short-texts)
-                    COMPREPLY=($(compgen -W "auto join fingerprint" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto join fingerprint bands" -- "${cur}"))
                     return 0
                     ;;
                 --format)

@@ -71,9 +71,10 @@ complete -c simdup -n "__fish_simdup_using_subcommand scan" -l window -d 'With -
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l max-pairs -d 'List at most N pairs (counts and groups are always complete)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l max-candidates -d 'Verify at most N candidate pairs (memory: a few dozen bytes each); past it, a chosen radius narrows and a given -k is an error' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l min-features -d 'Documents with fewer features are matched only by exact content' -r
-complete -c simdup -n "__fish_simdup_using_subcommand scan" -l short-texts -d 'How pairs of two one-line texts (compared by character pairs) are found' -r -f -a "auto\t'Exact join, unless too costly (then the scan searches fingerprints, dedup MinHash bands)'
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l short-texts -d 'How pairs of two one-line texts (compared by character pairs) are found' -r -f -a "auto\t'Exact join, unless too costly (then MinHash bands, unless they crowd or K is given to scan)'
 join\t'Exact join, whatever it costs: every pair at the threshold'
-fingerprint\t'Within K by their character-pair fingerprints, like other documents'"
+fingerprint\t'Within K by their character-pair fingerprints, like other documents'
+bands\t'By their MinHash bands, without the join: expected recall 0.947 at 0.8, faster on long inputs'"
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l format -d 'Output format' -r -f -a "table\t'Aligned columns: distance, similarity, a, b'
 json\t'One JSON document with version, params, stats, pairs and groups'
 jsonl\t'One JSON object per pair (or group) per line'
@@ -190,9 +191,10 @@ complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l id-field -d 'Wit
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s t -l threshold -d 'Near-duplicates are pairs whose exact Jaccard is at least T (above 0, at most 1: at 0 every record would be a near-duplicate of the first)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s k -l max-distance -d 'Search radius: candidates differ in at most K bits, 0-32 (default: chosen by the scan\'s cost model as the input grows, the scan\'s for up to 20,000 records; for short texts searched by fingerprint, at least 6). Wider finds more near-copies and costs more' -r
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l min-features -d 'Records with fewer features are matched only by exact content' -r
-complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l short-texts -d 'How kept one-line texts (compared by character pairs) are found: auto joins them exactly until the join costs too much, then finds those that share a MinHash band (expected recall 0.947 at Jaccard 0.8, 0.9996 at 0.9)' -r -f -a "auto\t'Exact join, unless too costly (then the scan searches fingerprints, dedup MinHash bands)'
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l short-texts -d 'How kept one-line texts (compared by character pairs) are found: auto joins them exactly until the join costs too much, then finds those that share a MinHash band (expected recall 0.947 at Jaccard 0.8, 0.9996 at 0.9)' -r -f -a "auto\t'Exact join, unless too costly (then MinHash bands, unless they crowd or K is given to scan)'
 join\t'Exact join, whatever it costs: every pair at the threshold'
-fingerprint\t'Within K by their character-pair fingerprints, like other documents'"
+fingerprint\t'Within K by their character-pair fingerprints, like other documents'
+bands\t'By their MinHash bands, without the join: expected recall 0.947 at 0.8, faster on long inputs'"
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l keep -d 'Which record of a set of near-copies survives. Any but `first` needs the whole input: nothing is written until it ends, and every record is spooled (to a temporary file past 32 MiB) with about 130 bytes each in memory' -r -f -a "first\t'The first in input order; streams'
 last\t'The last; reads the whole input first'
 longest\t'The longest text (the first of equals); reads the whole input first'

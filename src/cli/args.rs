@@ -364,12 +364,14 @@ pub enum MethodArg {
 /// How pairs of two short texts are found, as typed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ShortTextsArg {
-    /// Exact join, unless too costly (then the scan searches fingerprints, dedup MinHash bands).
+    /// Exact join, unless too costly (then MinHash bands, unless they crowd or K is given to scan).
     Auto,
     /// Exact join, whatever it costs: every pair at the threshold.
     Join,
     /// Within K by their character-pair fingerprints, like other documents.
     Fingerprint,
+    /// By their MinHash bands, without the join: expected recall 0.947 at 0.8, faster on long inputs.
+    Bands,
 }
 
 impl ShortTextsArg {
@@ -380,6 +382,7 @@ impl ShortTextsArg {
             ShortTextsArg::Auto => ShortTextSearch::Auto,
             ShortTextsArg::Join => ShortTextSearch::Join,
             ShortTextsArg::Fingerprint => ShortTextSearch::Fingerprint,
+            ShortTextsArg::Bands => ShortTextSearch::Bands,
         }
     }
 }

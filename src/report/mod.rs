@@ -129,8 +129,9 @@ pub struct ShortTextParams {
     /// The longest short text, in characters.
     pub max_chars: usize,
     /// How their pairs were found: `join` (every pair at the threshold,
-    /// by an exact join of their features) or `simhash` (candidates
-    /// within `max_distance`).
+    /// by an exact join of their features), `bands` (candidates sharing
+    /// a MinHash band of their features) or `simhash` (candidates within
+    /// `max_distance`).
     pub search: String,
     /// Their search radius (`simhash` only).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -69,6 +69,11 @@ pub fn write_summary<W: Write>(report: &Report, paint: Paint, out: &mut W) -> io
             // Short texts have a search of their own: say which.
             if let Some(short) = &params.radius.short_texts {
                 match short.max_distance {
+                    None if short.search == "bands" => write!(
+                        out,
+                        "; short texts by MinHash bands, expected recall {:.3}",
+                        short.expected_recall
+                    )?,
                     None => write!(out, "; short texts: every pair, joined")?,
                     Some(k) => write!(
                         out,

@@ -554,3 +554,34 @@ fn skipped_files_are_counted_named_and_never_printed() {
         assert!(verbose.contains(note), "{verbose}");
     }
 }
+
+/// `--short-texts bands` finds short texts by their MinHash bands from the
+/// first, without the join, and says so.
+#[test]
+fn short_texts_are_found_by_bands_when_told() {
+    let dir = TestDir::new();
+    dir.create(
+        "shops.txt",
+        "One Stop Bakery, 1304 High Street Rd, Wantirna South, VIC, 3152\n\
+         Green Tree Cycles, 4364 Albert Ct, Centerville, 23399\n\
+         One Stop Bakery, 1304 High Street Rd, Wantirna Sth, VIC, 3152\n",
+    );
+    let output = dir
+        .simdup()
+        .args(["dedup", "shops.txt", "--short-texts", "bands"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        "One Stop Bakery, 1304 High Street Rd, Wantirna South, VIC, 3152\n\
+         Green Tree Cycles, 4364 Albert Ct, Centerville, 23399\n"
+    );
+    let summary = stderr(&output);
+    assert!(
+        summary.contains(
+            "short texts by MinHash bands (16 of 8: expected recall 0.947 at the threshold);"
+        ),
+        "{summary}"
+    );
+}

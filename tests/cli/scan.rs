@@ -521,3 +521,51 @@ fn candidates_past_the_cap_narrow_a_chosen_radius_and_refuse_a_given_one() {
     let uncapped: serde_json::Value = serde_json::from_slice(&uncapped.stdout).unwrap();
     assert!(report["stats"]["candidates"].as_u64() < uncapped["stats"]["candidates"].as_u64());
 }
+
+/// `--short-texts bands` finds the pairs of short texts by their MinHash
+/// bands, without the join, and the report says so.
+#[test]
+fn short_texts_are_found_by_bands_when_told() {
+    let dir = TestDir::new();
+    dir.create(
+        "shops.txt",
+        "One Stop Bakery, 1304 High Street Rd, Wantirna South, VIC, 3152\n\
+         Green Tree Cycles, 4364 Albert Ct, Centerville, 23399\n\
+         One Stop Bakery, 1304 High Street Rd, Wantirna Sth, VIC, 3152\n",
+    );
+    let scan = |format: &str| {
+        let output = dir
+            .simdup()
+            .args([
+                "scan",
+                "--records",
+                "lines",
+                "shops.txt",
+                "--short-texts",
+                "bands",
+            ])
+            .args(["--format", format])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        output
+    };
+    let output = scan("json");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let short = &report["params"]["radius"]["short_texts"];
+    assert_eq!(short["search"], "bands", "{report}");
+    assert!(short.get("max_distance").is_none(), "{report}");
+    assert_eq!(report["pairs"].as_array().unwrap().len(), 1, "{report}");
+    assert_eq!(report["pairs"][0]["a"], "1", "{report}");
+    assert_eq!(report["pairs"][0]["b"], "3", "{report}");
+    // Not the same features: found by the bands, not as one class.
+    assert!(
+        report["pairs"][0]["jaccard"].as_f64().unwrap() < 1.0,
+        "{report}"
+    );
+    let summary = stderr(&scan("table"));
+    assert!(
+        summary.contains("short texts by MinHash bands, expected recall 0.947"),
+        "{summary}"
+    );
+}

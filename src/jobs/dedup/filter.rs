@@ -393,6 +393,18 @@ impl Filter {
         self
     }
 
+    /// Finds short texts by their MinHash bands from the start, without
+    /// the join (with [`Filter::with_bands_past_join`], before any record).
+    pub fn find_short_texts_by_bands_at_once(&mut self) {
+        debug_assert_eq!(self.kept, 0, "before any record");
+        self.join.stop();
+        if let Some(bands) = &mut self.bands {
+            bands.started = true;
+        }
+        self.main.find_short_texts_by_bands([]);
+        self.restart_recent();
+    }
+
     /// Whether short texts are found by their MinHash bands now.
     pub fn finding_short_texts_by_bands(&self) -> bool {
         self.short_texts_past_join_by_bands() && self.short_texts_bands_ended().is_none()

@@ -360,6 +360,10 @@ impl Run {
         match options.short_text_search {
             ShortTextSearch::Fingerprint => filter.stop_joining(),
             ShortTextSearch::Auto => filter = filter.with_bands_past_join(options.bands_budget),
+            ShortTextSearch::Bands => {
+                filter = filter.with_bands_past_join(options.bands_budget);
+                filter.find_short_texts_by_bands_at_once();
+            }
             ShortTextSearch::Join => {}
         }
         if files {

@@ -180,7 +180,7 @@ pub(super) fn join_short_texts(
             short_texts: None,
         },
         max_distance: 0,
-        joined: true,
+        found_by: super::FoundBy::Join,
         search: search::SearchStats {
             unique_fingerprints: texts.entries.len() as u64,
             ..search::SearchStats::default()

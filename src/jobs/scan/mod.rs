@@ -13,6 +13,7 @@
 
 mod against;
 pub mod allowlist;
+mod banded;
 pub mod baseline;
 mod cache;
 mod collect;
@@ -367,7 +368,7 @@ fn verified(
         search_stats.unique_fingerprints += texts.search.unique_fingerprints;
         search_stats.comparisons += texts.search.comparisons;
         search_stats.largest_bucket = search_stats.largest_bucket.max(texts.search.largest_bucket);
-        (texts.radius, texts.max_distance, texts.joined)
+        (texts.radius, texts.max_distance, texts.found_by)
     });
     let is_short = |id: DocId| documents.is_short_text(id);
     let (pairs, total) = listing::pairs(
@@ -395,12 +396,12 @@ fn verified(
         }),
     };
     let mut radius = words.radius;
-    if let (Some((texts_radius, k, joined)), Some(short)) = (short_params, short) {
+    if let (Some((texts_radius, k, found_by)), Some(short)) = (short_params, short) {
         radius.short_texts = Some(report::ShortTextParams {
             features: short.describe(),
             max_chars: short::MAX_CHARS,
-            search: if joined { "join" } else { "simhash" }.to_string(),
-            max_distance: (!joined).then_some(k),
+            search: found_by.name().to_string(),
+            max_distance: (found_by == FoundBy::Fingerprint).then_some(k),
             expected_recall: texts_radius.expected_recall.unwrap_or(1.0),
         });
     }
@@ -429,6 +430,8 @@ pub enum ShortTextSearch {
     /// Within the radius, by their character-pair fingerprints, as the
     /// other documents are found (what the Spark job does).
     Fingerprint,
+    /// By their MinHash bands, without the join (src/jobs/scan/banded.rs).
+    Bands,
 }
 
 /// The two searches of verified mode.
@@ -451,10 +454,32 @@ struct SpaceFound {
     reread: u64,
     radius: RadiusParams,
     max_distance: u32,
-    /// Found by the exact join (short texts), not by SimHash.
-    joined: bool,
+    /// How short texts' candidates were found.
+    found_by: FoundBy,
     search: search::SearchStats,
     searched: Instant,
+}
+
+/// How a space's candidates were found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FoundBy {
+    /// The exact join of short texts: every pair at the threshold.
+    Join,
+    /// The MinHash bands of short texts.
+    Bands,
+    /// SimHash, within the radius.
+    Fingerprint,
+}
+
+impl FoundBy {
+    /// Its name in the report's parameters.
+    fn name(self) -> &'static str {
+        match self {
+            FoundBy::Join => "join",
+            FoundBy::Bands => "bands",
+            FoundBy::Fingerprint => "simhash",
+        }
+    }
 }
 
 /// Searches and verifies one space.
@@ -560,7 +585,22 @@ fn space(
     let join = match options.short_text_search {
         ShortTextSearch::Auto => affordable_reading,
         ShortTextSearch::Join => true,
-        ShortTextSearch::Fingerprint => false,
+        ShortTextSearch::Fingerprint | ShortTextSearch::Bands => false,
+    };
+    // Past the join, MinHash bands find short texts with an expected
+    // recall (0.947 at 0.8) that no affordable radius gives crowded
+    // one-line texts (k = 6 gave 0.130 on 10^6 address lines); unless a
+    // radius is given, or they crowd too much (then by fingerprint).
+    let try_bands = space == Space::ShortTexts
+        && match options.short_text_search {
+            ShortTextSearch::Auto => affordable_reading && options.max_distance.is_none(),
+            ShortTextSearch::Bands => true,
+            ShortTextSearch::Join | ShortTextSearch::Fingerprint => false,
+        };
+    let instead = if try_bands {
+        "by their MinHash bands"
+    } else {
+        "by fingerprint"
     };
     if space == Space::ShortTexts && features <= joined::JOIN_BUDGET as f64 && join {
         let texts = joined::ShortTexts {
@@ -585,18 +625,18 @@ fn space(
             Ok(found) => return Ok(found),
             Err(joined::Declined::Cost { budget }) => diag.note(format_args!(
                 "joining the short texts would cost more than {budget:.1} core-seconds: \
-                 searching them by fingerprint instead"
+                 searching them {instead} instead"
             )),
             Err(joined::Declined::Pairs) => diag.note(format_args!(
                 "more than --max-candidates {} pairs of short texts: \
-                 searching them by fingerprint instead",
+                 searching them {instead} instead",
                 options.max_candidates
             )),
         }
     } else if space == Space::ShortTexts && join && features > joined::JOIN_BUDGET as f64 {
         diag.note(format_args!(
             "the short texts have {features:.0} character pairs, more than the join \
-             holds ({}): searching them by fingerprint instead",
+             holds ({}): searching them {instead} instead",
             joined::JOIN_BUDGET
         ));
     } else if space == Space::ShortTexts
@@ -608,9 +648,45 @@ fn space(
              by fingerprint instead of reading them all for the join"
         ));
     }
-    let (mut chosen, chosen_by) = match options.max_distance {
-        Some(k) => (radius::given(&workload, threshold, k), "option"),
-        None => (radius::choose(&workload, threshold), "cost model"),
+    let bands = if try_bands {
+        let asked =
+            |a: ClassId, b: ClassId| class_pair_weight(a, b) > 0 && (is_new(a) || is_new(b));
+        let banding = Progress::spinner(
+            options.progress,
+            &format!(
+                "finding {} short texts by their MinHash bands",
+                entries.len()
+            ),
+        );
+        let found =
+            banded::band_candidates(&entries, sources, &asked, options.max_candidates, diag);
+        banding.finish();
+        match found {
+            Ok(outcome) => Some(outcome),
+            Err(banded::Declined::Candidates(cap)) => {
+                diag.note(format_args!(
+                    "the short texts' MinHash bands make more than --max-candidates {cap} \
+                     pairs: searching them by fingerprint instead"
+                ));
+                None
+            }
+        }
+    } else {
+        None
+    };
+    let by_bands = bands.is_some();
+    let (mut chosen, chosen_by) = match (options.max_distance, by_bands) {
+        (_, true) => (
+            radius::Radius {
+                max_distance: 0,
+                expected_recall: crate::verify::bands::expected_recall(threshold),
+                budget_seconds: workload.budget_seconds(),
+                predicted_seconds: 0.0,
+            },
+            "MinHash bands",
+        ),
+        (Some(k), false) => (radius::given(&workload, threshold, k), "option"),
+        (None, false) => (radius::choose(&workload, threshold), "cost model"),
     };
     let what = match space {
         Space::Words => "fingerprints",
@@ -628,50 +704,54 @@ fn space(
     // Every candidate is verified, so their number bounds memory: past
     // MAX_CANDIDATES a radius the user gave is refused, and one the cost
     // model chose (its sample underestimated the candidates) is narrowed.
-    let outcome = loop {
-        let max_distance = chosen.max_distance;
-        let searching = Progress::spinner(
-            options.progress,
-            &format!(
-                "searching {} {what} for candidates within {max_distance} bits",
-                entries.len()
-            ),
-        );
-        let search_options = SearchOptions {
-            max_distance,
-            method: options.method,
-            window: options.window,
-            max_pairs: options.max_candidates,
-        };
-        let outcome = match memory.filter(|memory| remembered::answers(memory, max_distance)) {
-            Some(memory) => remembered::search(&entries, &search_options, memory),
-            None if fresh_entries < entries.len() => {
-                search::search_against(&entries, &search_options, is_new)
+    let outcome = if let Some(outcome) = bands {
+        outcome
+    } else {
+        loop {
+            let max_distance = chosen.max_distance;
+            let searching = Progress::spinner(
+                options.progress,
+                &format!(
+                    "searching {} {what} for candidates within {max_distance} bits",
+                    entries.len()
+                ),
+            );
+            let search_options = SearchOptions {
+                max_distance,
+                method: options.method,
+                window: options.window,
+                max_pairs: options.max_candidates,
+            };
+            let outcome = match memory.filter(|memory| remembered::answers(memory, max_distance)) {
+                Some(memory) => remembered::search(&entries, &search_options, memory),
+                None if fresh_entries < entries.len() => {
+                    search::search_against(&entries, &search_options, is_new)
+                }
+                None if only_long => search::search_against(&entries, &search_options, has_long),
+                None => search::search(&entries, &search_options),
+            };
+            searching.finish();
+            let outcome = outcome?;
+            let cap = options.max_candidates;
+            if outcome.total_pairs <= cap {
+                break outcome;
             }
-            None if only_long => search::search_against(&entries, &search_options, has_long),
-            None => search::search(&entries, &search_options),
-        };
-        searching.finish();
-        let outcome = outcome?;
-        let cap = options.max_candidates;
-        if outcome.total_pairs <= cap {
-            break outcome;
-        }
-        if options.max_distance.is_some() || max_distance == 0 {
-            return Err(Error::Usage(format!(
-                "{} candidate pairs of {what} lie within k = {max_distance}, more than \
+            if options.max_distance.is_some() || max_distance == 0 {
+                return Err(Error::Usage(format!(
+                    "{} candidate pairs of {what} lie within k = {max_distance}, more than \
                  --max-candidates {cap} can verify in bounded memory: use a smaller -k, \
                  a larger --max-candidates, or --raw",
-                outcome.total_pairs
-            )));
-        }
-        let narrower = max_distance.saturating_sub(2);
-        diag.note(format_args!(
-            "{} candidate pairs of {what} within k = {max_distance}, more than \
+                    outcome.total_pairs
+                )));
+            }
+            let narrower = max_distance.saturating_sub(2);
+            diag.note(format_args!(
+                "{} candidate pairs of {what} within k = {max_distance}, more than \
              --max-candidates {cap}: searching within k = {narrower}",
-            outcome.total_pairs
-        ));
-        chosen = radius::given(&workload, threshold, narrower);
+                outcome.total_pairs
+            ));
+            chosen = radius::given(&workload, threshold, narrower);
+        }
     };
     let max_distance = chosen.max_distance;
     if let Some(cache) = cache.filter(|_| remembers)
@@ -791,7 +871,11 @@ fn space(
             short_texts: None,
         },
         max_distance,
-        joined: false,
+        found_by: if by_bands {
+            FoundBy::Bands
+        } else {
+            FoundBy::Fingerprint
+        },
         search: outcome.stats,
         searched,
     })

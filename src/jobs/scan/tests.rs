@@ -176,14 +176,19 @@ proptest! {
     /// of two short texts at the threshold whatever the radius when they
     /// are joined exactly, or within the radius of their character-pair
     /// fingerprints when searched by them (where their sketches turn most
-    /// candidates away: none that reaches the threshold), the others
+    /// candidates away: none that reaches the threshold), or those that
+    /// share a MinHash band when found by their bands, the others
     /// within the radius of their words.
     #[test]
     fn short_texts_are_judged_by_character_pairs(
         specs in proptest::collection::vec((any::<u64>(), 3usize..30, 0usize..4, any::<bool>()), 2..8),
         threshold in prop_oneof![Just(0.8), Just(0.6)],
         k in prop_oneof![Just(32u32), Just(0), Just(4), Just(12)],
-        search in prop_oneof![Just(ShortTextSearch::Auto), Just(ShortTextSearch::Fingerprint)],
+        search in prop_oneof![
+            Just(ShortTextSearch::Auto),
+            Just(ShortTextSearch::Fingerprint),
+            Just(ShortTextSearch::Bands),
+        ],
     ) {
         let dir = tempfile::tempdir().unwrap();
         let (names, texts) = mixed_corpus(dir.path(), &specs);
@@ -201,6 +206,11 @@ proptest! {
                             let fingerprint =
                                 |text| short.fingerprint(text).map_or(0, |print| print.simhash);
                             (fingerprint(a) ^ fingerprint(b)).count_ones() <= k
+                        }
+                        ShortTextSearch::Bands => {
+                            let keys = |text| crate::verify::bands::band_keys(&short.feature_set(text));
+                            let same = short.feature_set(a) == short.feature_set(b);
+                            same || keys(a).iter().zip(&keys(b)).any(|(x, y)| x == y)
                         }
                         _ => true,
                     };

@@ -1,0 +1,193 @@
+//! Short texts past the join by their MinHash bands (src/verify/bands.rs):
+//! where the exact join would cost too much or hold too much, two short
+//! texts are candidates when they share one of the bands' keys, a pair at
+//! Jaccard J with chance about 1 − (1 − J^8)^16 (0.947 at 0.8), however
+//! their fingerprints crowd; exact Jaccard decides as for any candidate.
+//! dedup finds its short texts past the join the same way.
+//!
+//! Each text is read again once for its keys (64 bytes a text are held),
+//! then each band's keys are sorted, and the texts of a run of equal keys
+//! are candidates pairwise. A run of many texts (lines of one log format
+//! crowd so) makes the square of its length: past `max_candidates` the
+//! bands are declined, and the texts are searched by fingerprint.
+
+use rayon::prelude::*;
+
+use crate::diag::Diagnostics;
+use crate::search::{self, DocId};
+use crate::verify::bands::{BANDS, BandKeys, band_keys};
+
+use super::documents::ClassId;
+use super::sources::Sources;
+
+/// Texts read at once.
+const CHUNK: usize = 4096;
+
+/// Why the bands were not used.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Declined {
+    /// Runs of equal keys made more than this many candidates (in one
+    /// band, or distinct in all).
+    Candidates(u64),
+}
+
+/// The candidate pairs of `entries` (`(class, fingerprint)`, classes
+/// ascending) by their MinHash bands, each class's character pairs read by
+/// `sources`; only pairs that `asked` wants are kept. Sorted by (distance,
+/// a, b), as a search's. Declined past `max_candidates` pairs.
+pub(super) fn band_candidates(
+    entries: &[(DocId, u64)],
+    sources: &Sources<'_>,
+    asked: &(dyn Fn(ClassId, ClassId) -> bool + Sync),
+    max_candidates: u64,
+    diag: &mut Diagnostics,
+) -> Result<search::SearchOutcome, Declined> {
+    let mut keys: Vec<Option<BandKeys>> = Vec::with_capacity(entries.len());
+    for chunk in entries.chunks(CHUNK) {
+        let read: Vec<_> = chunk
+            .par_iter()
+            .map(|&(class, _)| sources.short_text_set(class))
+            .collect();
+        for set in read {
+            keys.push(match set {
+                Ok(set) if !set.is_empty() => Some(band_keys(&set)),
+                Ok(_) => None,
+                Err(error) => {
+                    diag.verify_error(&error);
+                    None
+                }
+            });
+        }
+    }
+    let found = pairs_sharing_a_band(&keys, max_candidates)?;
+    let mut pairs: Vec<search::Pair> = found
+        .into_par_iter()
+        .filter_map(|pair| {
+            let (a, b) = (
+                entries[(pair >> 32) as usize],
+                entries[pair as u32 as usize],
+            );
+            asked(a.0, b.0).then(|| search::Pair {
+                distance: (a.1 ^ b.1).count_ones(),
+                a: a.0,
+                b: b.0,
+            })
+        })
+        .collect();
+    pairs.par_sort_unstable();
+    Ok(search::SearchOutcome {
+        total_pairs: pairs.len() as u64,
+        pairs,
+        groups: Vec::new(),
+        stats: search::SearchStats {
+            unique_fingerprints: entries.len() as u64,
+            ..search::SearchStats::default()
+        },
+    })
+}
+
+/// Every pair of indexes `(i << 32 | j)`, `i < j`, whose keys are equal in
+/// some band (texts without keys share none), sorted and distinct;
+/// declined once the runs of one band make more than `max_candidates`
+/// pairs, or the distinct pairs of all are more.
+fn pairs_sharing_a_band(
+    keys: &[Option<BandKeys>],
+    max_candidates: u64,
+) -> Result<Vec<u64>, Declined> {
+    let mut pairs: Vec<u64> = Vec::new();
+    let mut band: Vec<u64> = Vec::with_capacity(keys.len());
+    for at in 0..BANDS {
+        band.clear();
+        band.extend(
+            keys.iter().enumerate().filter_map(|(index, keys)| {
+                keys.map(|keys| u64::from(keys[at]) << 32 | index as u64)
+            }),
+        );
+        band.par_sort_unstable();
+        let before = pairs.len();
+        let mut made = 0u64;
+        for run in band.chunk_by(|x, y| x >> 32 == y >> 32) {
+            let len = run.len() as u64;
+            made = made.saturating_add(len * (len - 1) / 2);
+            if made > max_candidates {
+                return Err(Declined::Candidates(max_candidates));
+            }
+            // Indexes ascend within a run: the key is equal, the index
+            // sorts the rest.
+            for (from, &first) in run.iter().enumerate() {
+                let i = first & u64::from(u32::MAX);
+                pairs.extend(
+                    run[from + 1..]
+                        .iter()
+                        .map(|&second| i << 32 | (second & u64::from(u32::MAX))),
+                );
+            }
+        }
+        if pairs.len() > before {
+            pairs.par_sort_unstable();
+            pairs.dedup();
+        }
+        if pairs.len() as u64 > max_candidates {
+            return Err(Declined::Candidates(max_candidates));
+        }
+    }
+    Ok(pairs)
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        /// Exactly the pairs that share a band key, each once, whatever
+        /// the runs; none with a text without keys.
+        #[test]
+        fn the_pairs_are_those_sharing_a_band(
+            keys in proptest::collection::vec(
+                proptest::option::weighted(0.9, proptest::collection::vec(0u32..4, BANDS)),
+                0..40),
+        ) {
+            let keys: Vec<Option<BandKeys>> = keys
+                .into_iter()
+                .map(|keys| keys.map(|keys| std::array::from_fn(|band| keys[band])))
+                .collect();
+            let found = pairs_sharing_a_band(&keys, u64::MAX).unwrap();
+            let mut expected = Vec::new();
+            for i in 0..keys.len() {
+                for j in i + 1..keys.len() {
+                    if let (Some(a), Some(b)) = (keys[i], keys[j])
+                        && a.iter().zip(&b).any(|(x, y)| x == y)
+                    {
+                        expected.push((i as u64) << 32 | j as u64);
+                    }
+                }
+            }
+            prop_assert_eq!(found, expected);
+        }
+    }
+
+    #[test]
+    fn crowded_runs_are_declined() {
+        // Ten texts with the same keys: 45 pairs in each of the bands,
+        // the same 45.
+        let keys = vec![Some([7u32; BANDS]); 10];
+        assert_eq!(pairs_sharing_a_band(&keys, 45).unwrap().len(), 45);
+        assert_eq!(
+            pairs_sharing_a_band(&keys, 44),
+            Err(Declined::Candidates(44))
+        );
+        // Distinct pairs of several bands: 4 texts, each band pairing two
+        // others (0-1, 2-3, 0-2, 1-3, ...).
+        let keys: Vec<Option<BandKeys>> = (0..4u32)
+            .map(|text| {
+                Some(std::array::from_fn(|band| {
+                    if band % 2 == 0 { text / 2 } else { text % 2 }
+                }))
+            })
+            .collect();
+        assert_eq!(pairs_sharing_a_band(&keys, 4).unwrap().len(), 4);
+        assert_eq!(pairs_sharing_a_band(&keys, 3), Err(Declined::Candidates(3)));
+    }
+}
