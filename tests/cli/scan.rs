@@ -569,3 +569,48 @@ fn short_texts_are_found_by_bands_when_told() {
         "{summary}"
     );
 }
+
+/// Short texts whose bands would make more pairs than --max-candidates
+/// (lines of one format) are searched by fingerprint instead, and -v says
+/// why.
+#[test]
+fn crowded_bands_give_way_to_fingerprints() {
+    let dir = TestDir::new();
+    let lines: String = (0..64)
+        .map(|n| {
+            format!(
+                "user {} logged in from host alpha at 10:{:02}\n",
+                1000 + n,
+                n
+            )
+        })
+        .collect();
+    dir.create("log.txt", lines);
+    let output = dir
+        .simdup()
+        .args([
+            "scan",
+            "--records",
+            "lines",
+            "log.txt",
+            "--short-texts",
+            "bands",
+        ])
+        .args(["--max-candidates", "10", "-v", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let said = stderr(&output);
+    assert!(
+        said.contains(
+            "the short texts' MinHash bands would make more than --max-candidates 10 pairs: \
+             searching them by fingerprint instead"
+        ),
+        "{said}"
+    );
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        report["params"]["radius"]["short_texts"]["search"], "simhash",
+        "{report}"
+    );
+}

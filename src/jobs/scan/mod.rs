@@ -665,7 +665,7 @@ fn space(
             Ok(outcome) => Some(outcome),
             Err(banded::Declined::Candidates(cap)) => {
                 diag.note(format_args!(
-                    "the short texts' MinHash bands make more than --max-candidates {cap} \
+                    "the short texts' MinHash bands would make more than --max-candidates {cap} \
                      pairs: searching them by fingerprint instead"
                 ));
                 None
