@@ -100,12 +100,22 @@ impl Comparison {
     /// The names of the documents without features (none, one or both):
     /// when there is one, there is nothing to compare.
     pub fn without_features(&self) -> Vec<&str> {
-        [&self.a, &self.b]
-            .into_iter()
-            .filter(|measured| !measured.has_features())
-            .map(|measured| measured.name.as_str())
-            .collect()
+        without_features([
+            (&self.a.name, &self.a.fingerprint),
+            (&self.b.name, &self.b.fingerprint),
+        ])
     }
+}
+
+/// The names of the documents, among two named with their fingerprints,
+/// that have no features: one without is empty to the scan, which never
+/// pairs it.
+pub(crate) fn without_features<'a>(documents: [(&'a String, &Fingerprint); 2]) -> Vec<&'a str> {
+    documents
+        .into_iter()
+        .filter(|(_, fingerprint)| fingerprint.features == 0)
+        .map(|(name, _)| name.as_str())
+        .collect()
 }
 
 /// A document copied once into a temporary file, to be measured twice.

@@ -135,11 +135,10 @@ impl Explanation {
     /// The names of the documents without features (none, one or both):
     /// when there is one, there is nothing to compare.
     pub fn without_features(&self) -> Vec<&str> {
-        [&self.a, &self.b]
-            .into_iter()
-            .filter(|explained| !explained.has_features())
-            .map(|explained| explained.name.as_str())
-            .collect()
+        super::compare::without_features([
+            (&self.a.name, &self.a.fingerprint),
+            (&self.b.name, &self.b.fingerprint),
+        ])
     }
 }
 

@@ -5,7 +5,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::Stdio;
 use std::time::Duration;
 
-use crate::util::{TestDir, json_lines, repo, run_and_close_pipe, stderr, stdout, text};
+use crate::util::{SHOPS, TestDir, json_lines, repo, run_and_close_pipe, stderr, stdout, text};
 
 /// Lines of ten words: `count` records, every fifth a near-copy (one
 /// word changed) of an earlier one, every seventh an exact copy.
@@ -560,12 +560,7 @@ fn skipped_files_are_counted_named_and_never_printed() {
 #[test]
 fn short_texts_are_found_by_bands_when_told() {
     let dir = TestDir::new();
-    dir.create(
-        "shops.txt",
-        "One Stop Bakery, 1304 High Street Rd, Wantirna South, VIC, 3152\n\
-         Green Tree Cycles, 4364 Albert Ct, Centerville, 23399\n\
-         One Stop Bakery, 1304 High Street Rd, Wantirna Sth, VIC, 3152\n",
-    );
+    dir.create("shops.txt", SHOPS);
     let output = dir
         .simdup()
         .args(["dedup", "shops.txt", "--short-texts", "bands"])

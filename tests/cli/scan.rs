@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use crate::util::{TestDir, edit, json_lines, run_and_close_pipe, stderr, stdout, text};
+use crate::util::{SHOPS, TestDir, edit, json_lines, run_and_close_pipe, stderr, stdout, text};
 
 /// A directory with one near-duplicate pair, one exact copy and unrelated text.
 fn corpus() -> TestDir {
@@ -527,12 +527,7 @@ fn candidates_past_the_cap_narrow_a_chosen_radius_and_refuse_a_given_one() {
 #[test]
 fn short_texts_are_found_by_bands_when_told() {
     let dir = TestDir::new();
-    dir.create(
-        "shops.txt",
-        "One Stop Bakery, 1304 High Street Rd, Wantirna South, VIC, 3152\n\
-         Green Tree Cycles, 4364 Albert Ct, Centerville, 23399\n\
-         One Stop Bakery, 1304 High Street Rd, Wantirna Sth, VIC, 3152\n",
-    );
+    dir.create("shops.txt", SHOPS);
     let scan = |format: &str| {
         let output = dir
             .simdup()
