@@ -41,17 +41,34 @@ pub(super) enum Declined {
     Candidates(u64),
 }
 
+/// Candidate pairs the bands found whose sketches (src/verify/sketch.rs)
+/// show they cannot reach the threshold: decided here, never held.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct TurnedAway {
+    /// Class pairs.
+    pub pairs: u64,
+    /// The document pairs they stand for.
+    pub weight: u64,
+}
+
 /// The candidate pairs of `entries` (`(class, fingerprint)`, classes
 /// ascending) by their MinHash bands, each class's character pairs read by
-/// `sources`; only pairs that `asked` wants are kept. Sorted by (distance,
-/// a, b), as a search's. Declined past `max_candidates` pairs.
+/// `sources`; only pairs that `asked` wants are kept, and of those only
+/// the ones that `may_reach` the threshold by their sketches (the others
+/// counted, with their `weight`: on 10^6 address lines 97.5% of 4.3
+/// million, which held through verification took the peak from 295 MB
+/// to 426).
+/// Sorted by (distance, a, b), as a search's. Declined past
+/// `max_candidates` pairs.
 pub(super) fn band_candidates(
     entries: &[(DocId, u64)],
     sources: &Sources<'_>,
     asked: &(dyn Fn(ClassId, ClassId) -> bool + Sync),
+    may_reach: &(dyn Fn(ClassId, ClassId) -> bool + Sync),
+    weight: &(dyn Fn(ClassId, ClassId) -> u64 + Sync),
     max_candidates: u64,
     diag: &mut Diagnostics,
-) -> Result<search::SearchOutcome, Declined> {
+) -> Result<(search::SearchOutcome, TurnedAway), Declined> {
     let keys_of = |class: ClassId| -> Option<BandKeys> {
         match sources.short_text_set(class) {
             Ok(set) if !set.is_empty() => Some(band_keys(&set)),
@@ -88,22 +105,37 @@ pub(super) fn band_candidates(
         }
     }
     let found = pairs_sharing_a_band(&keys, max_candidates)?;
+    drop(keys);
+    let classes = |pair: u64| {
+        (
+            entries[(pair >> 32) as usize],
+            entries[pair as u32 as usize],
+        )
+    };
+    let away = found
+        .par_iter()
+        .map(|&pair| classes(pair))
+        .filter(|(a, b)| asked(a.0, b.0) && !may_reach(a.0, b.0))
+        .map(|(a, b)| TurnedAway {
+            pairs: 1,
+            weight: weight(a.0, b.0),
+        })
+        .reduce(TurnedAway::default, |x, y| TurnedAway {
+            pairs: x.pairs + y.pairs,
+            weight: x.weight + y.weight,
+        });
     let mut pairs: Vec<search::Pair> = found
         .into_par_iter()
-        .filter_map(|pair| {
-            let (a, b) = (
-                entries[(pair >> 32) as usize],
-                entries[pair as u32 as usize],
-            );
-            asked(a.0, b.0).then(|| search::Pair {
-                distance: (a.1 ^ b.1).count_ones(),
-                a: a.0,
-                b: b.0,
-            })
+        .map(classes)
+        .filter(|(a, b)| asked(a.0, b.0) && may_reach(a.0, b.0))
+        .map(|(a, b)| search::Pair {
+            distance: (a.1 ^ b.1).count_ones(),
+            a: a.0,
+            b: b.0,
         })
         .collect();
     pairs.par_sort_unstable();
-    Ok(search::SearchOutcome {
+    let outcome = search::SearchOutcome {
         total_pairs: pairs.len() as u64,
         pairs,
         groups: Vec::new(),
@@ -111,7 +143,8 @@ pub(super) fn band_candidates(
             unique_fingerprints: entries.len() as u64,
             ..search::SearchStats::default()
         },
-    })
+    };
+    Ok((outcome, away))
 }
 
 /// The most pairs the runs of equal keys make in any one band.

@@ -658,11 +658,23 @@ fn space(
                 entries.len()
             ),
         );
-        let found =
-            banded::band_candidates(&entries, sources, &asked, options.max_candidates, diag);
+        let may_reach = |a: ClassId, b: ClassId| {
+            documents
+                .short_sketch(a)
+                .may_reach(&documents.short_sketch(b), threshold)
+        };
+        let found = banded::band_candidates(
+            &entries,
+            sources,
+            &asked,
+            &may_reach,
+            &class_pair_weight,
+            options.max_candidates,
+            diag,
+        );
         banding.finish();
         match found {
-            Ok(outcome) => Some(outcome),
+            Ok(found) => Some(found),
             Err(banded::Declined::Candidates(cap)) => {
                 diag.note(format_args!(
                     "the short texts' MinHash bands would make more than --max-candidates {cap} \
@@ -704,7 +716,10 @@ fn space(
     // Every candidate is verified, so their number bounds memory: past
     // MAX_CANDIDATES a radius the user gave is refused, and one the cost
     // model chose (its sample underestimated the candidates) is narrowed.
-    let outcome = if let Some(outcome) = bands {
+    // Pairs the bands turned away by their sketches before holding them.
+    let mut banded_away = banded::TurnedAway::default();
+    let outcome = if let Some((outcome, away)) = bands {
+        banded_away = away;
         outcome
     } else {
         loop {
@@ -802,8 +817,8 @@ fn space(
     if space == Space::ShortTexts && diag.verbose {
         diag.note(format_args!(
             "{} of {} candidate pairs of short texts turned away by their sketches",
-            counted.iter().filter(|pair| turned_away(pair)).count(),
-            counted.len()
+            counted.iter().filter(|pair| turned_away(pair)).count() as u64 + banded_away.pairs,
+            counted.len() as u64 + banded_away.pairs
         ));
     }
     let checking = Progress::spinner(
@@ -843,7 +858,7 @@ fn space(
         })
         .collect();
     let mut near = Vec::new();
-    let (mut below_threshold, mut unverified) = (0u64, 0u64);
+    let (mut below_threshold, mut unverified) = (banded_away.weight, 0u64);
     for (pair, verdict) in counted.iter().zip(&verdicts) {
         match *verdict {
             Verdict::Near(jaccard) => near.push(ClassPair {
@@ -859,7 +874,7 @@ fn space(
     }
     Ok(SpaceFound {
         near,
-        candidates: counted.iter().map(|pair| weight(pair)).sum(),
+        candidates: counted.iter().map(|pair| weight(pair)).sum::<u64>() + banded_away.weight,
         below_threshold,
         unverified,
         reread: checked.items_read,
