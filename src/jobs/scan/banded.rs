@@ -29,6 +29,7 @@ const SAMPLE_EVERY: usize = 16;
 
 /// The bands are declined at once when the sample predicts this many
 /// times `max_candidates` pairs in a band, or distinct pairs in all
+/// ([`pairs_sharing_a_band`] of the sample, its cap scaled)
 /// (3·10^5 generated log lines, which crowd, took 4.5 s to decline after
 /// reading every text, 2.9 s by fingerprint; the first 60 MB of the real
 /// lines passed the cap only in all bands together, and with a margin of
@@ -71,42 +72,33 @@ pub(super) fn band_candidates(
     max_candidates: u64,
     diag: &mut Diagnostics,
 ) -> Result<(search::SearchOutcome, TurnedAway), Declined> {
-    let keys_of = |class: ClassId| -> Option<BandKeys> {
-        match sources.short_text_set(class) {
-            Ok(set) if !set.is_empty() => Some(band_keys(&set)),
-            _ => None,
-        }
+    // None for a text without character pairs: it shares no band.
+    let keys_of = |&(class, _): &(DocId, u64)| {
+        sources
+            .short_text_set(class)
+            .map(|set| (!set.is_empty()).then(|| band_keys(&set)))
     };
     let sample: Vec<Option<BandKeys>> = entries
         .par_iter()
         .step_by(SAMPLE_EVERY)
-        .map(|&(class, _)| keys_of(class))
+        .map(|entry| keys_of(entry).ok().flatten())
         .collect();
+    // The sample's pairs, in a band and distinct in all (many bands each
+    // a little under the cap passed it together on real lines), scaled.
     let square = (SAMPLE_EVERY * SAMPLE_EVERY) as u64;
     let allowed = max_candidates.saturating_mul(PREDICTED_MARGIN);
-    // A band's pairs, and the distinct pairs of all bands (many bands
-    // each a little under the cap passed it together on real lines).
-    let in_sample = pairs_sharing_a_band(&sample, allowed / square);
-    if most_pairs_in_a_band(&sample).saturating_mul(square) > allowed || in_sample.is_err() {
+    if pairs_sharing_a_band(&sample, allowed / square).is_err() {
         return Err(Declined::Candidates(max_candidates));
     }
-    drop(in_sample);
     drop(sample);
     let mut keys: Vec<Option<BandKeys>> = Vec::with_capacity(entries.len());
     for chunk in entries.chunks(CHUNK) {
-        let read: Vec<_> = chunk
-            .par_iter()
-            .map(|&(class, _)| sources.short_text_set(class))
-            .collect();
-        for set in read {
-            keys.push(match set {
-                Ok(set) if !set.is_empty() => Some(band_keys(&set)),
-                Ok(_) => None,
-                Err(error) => {
-                    diag.verify_error(&error);
-                    None
-                }
-            });
+        let read: Vec<_> = chunk.par_iter().map(keys_of).collect();
+        for text in read {
+            keys.push(text.unwrap_or_else(|error| {
+                diag.verify_error(&error);
+                None
+            }));
         }
     }
     let found = pairs_sharing_a_band(&keys, max_candidates)?;
@@ -150,25 +142,6 @@ pub(super) fn band_candidates(
         },
     };
     Ok((outcome, away))
-}
-
-/// The most pairs the runs of equal keys make in any one band.
-fn most_pairs_in_a_band(keys: &[Option<BandKeys>]) -> u64 {
-    let mut band: Vec<u32> = Vec::with_capacity(keys.len());
-    (0..BANDS)
-        .map(|at| {
-            band.clear();
-            band.extend(keys.iter().flatten().map(|keys| keys[at]));
-            band.sort_unstable();
-            band.chunk_by(|x, y| x == y)
-                .map(|run| {
-                    let len = run.len() as u64;
-                    len * (len - 1) / 2
-                })
-                .sum::<u64>()
-        })
-        .max()
-        .unwrap_or(0)
 }
 
 /// Every pair of indexes `(i << 32 | j)`, `i < j`, whose keys are equal in
@@ -251,23 +224,6 @@ mod tests {
             }
             prop_assert_eq!(found, expected);
         }
-    }
-
-    #[test]
-    fn the_most_pairs_of_a_band_are_counted() {
-        // Band 0: runs of 3 and 2 (3 + 1 pairs); band 1: one run of 5.
-        let keys: Vec<Option<BandKeys>> = [0u32, 0, 0, 1, 1]
-            .iter()
-            .map(|&first| {
-                Some(std::array::from_fn(
-                    |band| if band == 0 { first } else { 9 },
-                ))
-            })
-            .chain([None])
-            .collect();
-        assert_eq!(most_pairs_in_a_band(&keys), 10);
-        assert_eq!(most_pairs_in_a_band(&keys[..2]), 1);
-        assert_eq!(most_pairs_in_a_band(&[]), 0);
     }
 
     #[test]
