@@ -31,7 +31,7 @@
 //! while the join lasts, 16 bytes per character pair of its join prefix
 //! (about a fifth of them at 0.8, plus one; one on the rarest pair) and 56
 //! more, and after the exact join a slot in each of 16 band tables (8
-//! bytes, 10.7 to 16 with the tables' slack: src/jobs/dedup/band_index.rs)
+//! bytes, 10.8 to 16.3 with the tables' slack and counts: src/jobs/dedup/band_index.rs)
 //! or, searched by fingerprint, one more
 //! [`Index`](super::index::Index) entry by character-pair fingerprint; the sketch of
 //! its character pairs (16 bytes, src/verify/sketch.rs), which turns
