@@ -648,6 +648,14 @@ fn space(
              by fingerprint instead of reading them all for the join"
         ));
     }
+    // Whether a pair of short texts may reach the threshold by their
+    // sketches (the bound is exact: src/verify/sketch.rs); a pair that
+    // cannot is decided without reading it.
+    let may_reach = |a: ClassId, b: ClassId| {
+        documents
+            .short_sketch(a)
+            .may_reach(&documents.short_sketch(b), threshold)
+    };
     let bands = if try_bands {
         let asked =
             |a: ClassId, b: ClassId| class_pair_weight(a, b) > 0 && (is_new(a) || is_new(b));
@@ -658,11 +666,6 @@ fn space(
                 entries.len()
             ),
         );
-        let may_reach = |a: ClassId, b: ClassId| {
-            documents
-                .short_sketch(a)
-                .may_reach(&documents.short_sketch(b), threshold)
-        };
         let found = banded::band_candidates(
             &entries,
             sources,
@@ -790,15 +793,11 @@ fn space(
         .iter()
         .filter(|pair| weight(pair) > 0 && (is_new(pair.a) || is_new(pair.b)))
         .collect();
-    // Pairs of short texts whose sketches show they cannot reach the
-    // threshold are decided without reading them (the bound is exact:
-    // src/verify/sketch.rs), and pairs a scan cache has decided before are
-    // not read again.
+    // Pairs of short texts that cannot reach the threshold by their
+    // sketches, and pairs a scan cache has decided before, are not read.
     let digest = |class: ClassId| classes[class as usize].digest;
-    let sketch = |class: ClassId| documents.short_sketch(class);
-    let turned_away = |pair: &search::Pair| {
-        space == Space::ShortTexts && !sketch(pair.a).may_reach(&sketch(pair.b), threshold)
-    };
+    let turned_away =
+        |pair: &search::Pair| space == Space::ShortTexts && !may_reach(pair.a, pair.b);
     let remembered: Vec<Option<Verdict>> = counted
         .par_iter()
         .map(|pair| {
