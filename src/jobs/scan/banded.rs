@@ -153,6 +153,7 @@ fn pairs_sharing_a_band(
     max_candidates: u64,
 ) -> Result<Vec<u64>, Declined> {
     let mut pairs: Vec<u64> = Vec::new();
+    let mut fresh: Vec<u64> = Vec::new();
     let mut band: Vec<u64> = Vec::with_capacity(keys.len());
     for at in 0..BANDS {
         band.clear();
@@ -162,7 +163,7 @@ fn pairs_sharing_a_band(
             }),
         );
         band.par_sort_unstable();
-        let before = pairs.len();
+        fresh.clear();
         let mut made = 0u64;
         for run in band.chunk_by(|x, y| x >> 32 == y >> 32) {
             let len = run.len() as u64;
@@ -174,22 +175,45 @@ fn pairs_sharing_a_band(
             // sorts the rest.
             for (from, &first) in run.iter().enumerate() {
                 let i = first & u64::from(u32::MAX);
-                pairs.extend(
+                fresh.extend(
                     run[from + 1..]
                         .iter()
                         .map(|&second| i << 32 | (second & u64::from(u32::MAX))),
                 );
             }
         }
-        if pairs.len() > before {
-            pairs.par_sort_unstable();
-            pairs.dedup();
+        if !fresh.is_empty() {
+            // The pairs so far are sorted: merged with this band's, not
+            // sorted again with them (on 10^6 address lines, 4.3 million
+            // pairs sorted again after each band took 0.5 s).
+            fresh.par_sort_unstable();
+            merge_distinct(&mut pairs, &fresh);
         }
         if pairs.len() as u64 > max_candidates {
             return Err(Declined::Candidates(max_candidates));
         }
     }
     Ok(pairs)
+}
+
+/// Merges sorted `fresh` into sorted, distinct `pairs`, which stay
+/// sorted and distinct: from the back, in place, so no second list is
+/// held beside them.
+fn merge_distinct(pairs: &mut Vec<u64>, fresh: &[u64]) {
+    let (mut from_pairs, mut from_fresh) = (pairs.len(), fresh.len());
+    pairs.resize(from_pairs + from_fresh, 0);
+    let mut to = pairs.len();
+    while from_fresh > 0 {
+        to -= 1;
+        if from_pairs > 0 && pairs[from_pairs - 1] > fresh[from_fresh - 1] {
+            from_pairs -= 1;
+            pairs[to] = pairs[from_pairs];
+        } else {
+            from_fresh -= 1;
+            pairs[to] = fresh[from_fresh];
+        }
+    }
+    pairs.dedup();
 }
 
 #[cfg(test)]
@@ -223,6 +247,26 @@ mod tests {
                 }
             }
             prop_assert_eq!(found, expected);
+        }
+
+        /// The merge leaves each value of either list once, in order.
+        #[test]
+        fn merged_lists_are_their_distinct_values(
+            mut a in proptest::collection::vec(0u64..50, 0..30),
+            mut b in proptest::collection::vec(0u64..50, 0..30),
+        ) {
+            a.sort_unstable();
+            a.dedup();
+            b.sort_unstable();
+            let expected: Vec<u64> = a
+                .iter()
+                .chain(&b)
+                .copied()
+                .collect::<std::collections::BTreeSet<u64>>()
+                .into_iter()
+                .collect();
+            merge_distinct(&mut a, &b);
+            prop_assert_eq!(a, expected);
         }
     }
 
