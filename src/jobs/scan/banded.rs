@@ -78,29 +78,35 @@ pub(super) fn band_candidates(
             .short_text_set(class)
             .map(|set| (!set.is_empty()).then(|| band_keys(&set)))
     };
-    let sample: Vec<Option<BandKeys>> = entries
+    let sample: Vec<_> = entries
         .par_iter()
         .step_by(SAMPLE_EVERY)
-        .map(|entry| keys_of(entry).ok().flatten())
+        .map(keys_of)
+        .collect();
+    let sampled: Vec<Option<BandKeys>> = sample
+        .iter()
+        .map(|keys| keys.as_ref().ok().copied().flatten())
         .collect();
     // The sample's pairs, in a band and distinct in all (many bands each
     // a little under the cap passed it together on real lines), scaled.
     let square = (SAMPLE_EVERY * SAMPLE_EVERY) as u64;
     let allowed = max_candidates.saturating_mul(PREDICTED_MARGIN);
-    if pairs_sharing_a_band(&sample, allowed / square).is_err() {
+    if pairs_sharing_a_band(&sampled, allowed / square).is_err() {
         return Err(Declined::Candidates(max_candidates));
     }
-    drop(sample);
+    drop(sampled);
     let mut keys: Vec<Option<BandKeys>> = Vec::with_capacity(entries.len());
-    for chunk in entries.chunks(CHUNK) {
-        let read: Vec<_> = chunk.par_iter().map(keys_of).collect();
-        for text in read {
+    each_but_sampled_read(
+        entries.len(),
+        sample,
+        |at| keys_of(&entries[at]),
+        |text| {
             keys.push(text.unwrap_or_else(|error| {
                 diag.verify_error(&error);
                 None
             }));
-        }
-    }
+        },
+    );
     let found = pairs_sharing_a_band(&keys, max_candidates)?;
     drop(keys);
     let classes = |pair: u64| {
@@ -142,6 +148,30 @@ pub(super) fn band_candidates(
         },
     };
     Ok((outcome, away))
+}
+
+/// Calls `each` with `read(at)` for each of `0..count`, in order, read in
+/// parallel a chunk at a time, except at the indexes `sample` already
+/// holds (one in [`SAMPLE_EVERY`], from 0), which are not read again.
+fn each_but_sampled_read<T: Send>(
+    count: usize,
+    sample: Vec<T>,
+    read: impl Fn(usize) -> T + Sync,
+    mut each: impl FnMut(T),
+) {
+    let mut sampled = sample.into_iter();
+    for start in (0..count).step_by(CHUNK) {
+        let read: Vec<Option<T>> = (start..count.min(start + CHUNK))
+            .into_par_iter()
+            .map(|at| (at % SAMPLE_EVERY != 0).then(|| read(at)))
+            .collect();
+        for text in read
+            .into_iter()
+            .map_while(|text| text.or_else(|| sampled.next()))
+        {
+            each(text);
+        }
+    }
 }
 
 /// Every pair of indexes `(i << 32 | j)`, `i < j`, whose keys are equal in
@@ -267,6 +297,38 @@ mod tests {
                 .collect();
             merge_distinct(&mut a, &b);
             prop_assert_eq!(a, expected);
+        }
+    }
+
+    #[test]
+    fn sampled_texts_are_taken_from_the_sample_and_the_rest_read() {
+        for count in [0, 1, 16, 17, CHUNK - 1, CHUNK + 17, 3 * CHUNK] {
+            let sample: Vec<usize> = (0..count)
+                .step_by(SAMPLE_EVERY)
+                .map(|at| at + 1_000_000)
+                .collect();
+            let read = std::sync::atomic::AtomicUsize::new(0);
+            let mut all = Vec::new();
+            each_but_sampled_read(
+                count,
+                sample,
+                |at| {
+                    read.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    at
+                },
+                |text| all.push(text),
+            );
+            let expected: Vec<usize> = (0..count)
+                .map(|at| {
+                    if at % SAMPLE_EVERY == 0 {
+                        at + 1_000_000
+                    } else {
+                        at
+                    }
+                })
+                .collect();
+            assert_eq!(all, expected, "{count}");
+            assert_eq!(read.into_inner(), count - count.div_ceil(SAMPLE_EVERY));
         }
     }
 
