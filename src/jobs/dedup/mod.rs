@@ -19,7 +19,7 @@
 //! `--short-texts fingerprint`, by character-pair fingerprint within a
 //! radius planned the same way on them (or the k given).
 
-mod band_index;
+pub mod band_index;
 mod digests;
 mod files;
 pub mod filter;
