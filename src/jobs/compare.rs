@@ -101,20 +101,19 @@ impl Comparison {
     /// when there is one, there is nothing to compare.
     pub fn without_features(&self) -> Vec<&str> {
         without_features([
-            (&self.a.name, &self.a.fingerprint),
-            (&self.b.name, &self.b.fingerprint),
+            (&self.a.name, self.a.has_features()),
+            (&self.b.name, self.b.has_features()),
         ])
     }
 }
 
-/// The names of the documents, among two named with their fingerprints,
-/// that have no features: one without is empty to the scan, which never
-/// pairs it.
-pub(crate) fn without_features<'a>(documents: [(&'a String, &Fingerprint); 2]) -> Vec<&'a str> {
+/// The names of the documents, among two named with whether they have
+/// features, that have none.
+pub(crate) fn without_features(documents: [(&str, bool); 2]) -> Vec<&str> {
     documents
         .into_iter()
-        .filter(|(_, fingerprint)| fingerprint.features == 0)
-        .map(|(name, _)| name.as_str())
+        .filter(|&(_, has_features)| !has_features)
+        .map(|(name, _)| name)
         .collect()
 }
 

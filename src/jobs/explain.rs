@@ -136,8 +136,8 @@ impl Explanation {
     /// when there is one, there is nothing to compare.
     pub fn without_features(&self) -> Vec<&str> {
         super::compare::without_features([
-            (&self.a.name, &self.a.fingerprint),
-            (&self.b.name, &self.b.fingerprint),
+            (&self.a.name, self.a.has_features()),
+            (&self.b.name, self.b.has_features()),
         ])
     }
 }

@@ -720,9 +720,8 @@ fn space(
     // MAX_CANDIDATES a radius the user gave is refused, and one the cost
     // model chose (its sample underestimated the candidates) is narrowed.
     // Pairs the bands turned away by their sketches before holding them.
-    let mut banded_away = banded::TurnedAway::default();
-    let outcome = if let Some((outcome, away)) = bands {
-        banded_away = away;
+    let banded_away = bands.as_ref().map(|(_, away)| *away).unwrap_or_default();
+    let outcome = if let Some((outcome, _)) = bands {
         outcome
     } else {
         loop {
