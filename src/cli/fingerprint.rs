@@ -124,7 +124,9 @@ pub fn run(mut args: FingerprintArgs) -> anyhow::Result<Finished> {
             // The sparse encoding names its own parameters on each line.
             Encoded::Sdr(active) => {
                 let active: Vec<String> = active.iter().map(usize::to_string).collect();
-                writeln!(out, "{}  {name}", active.join(","))
+                write!(out, "{}  ", active.join(","))?;
+                out.write_all(name)?;
+                out.write_all(b"\n")
             }
         },
     )?;

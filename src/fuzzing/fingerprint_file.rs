@@ -103,7 +103,7 @@ pub fn fingerprint_file(data: &[u8]) {
         "written text has malformed lines: {:?}",
         again.malformed
     );
-    let again: Vec<(u64, String)> = again
+    let again: Vec<(u64, Vec<u8>)> = again
         .records
         .into_iter()
         .map(|(_, record)| (record.simhash.expect("text lines have one"), record.name))

@@ -68,21 +68,15 @@ pub fn read_path_list<R: BufRead>(
             continue;
         }
         paths.push(
-            path_from_bytes(&buf)
+            listed_path(&buf)
                 .ok_or_else(|| parse_error(number, "path is not valid UTF-8".to_string()))?,
         );
     }
 }
 
-#[cfg(unix)]
-fn path_from_bytes(bytes: &[u8]) -> Option<PathBuf> {
-    use std::os::unix::ffi::OsStrExt;
-    Some(std::ffi::OsStr::from_bytes(bytes).into())
-}
-
-#[cfg(not(unix))]
-fn path_from_bytes(bytes: &[u8]) -> Option<PathBuf> {
-    std::str::from_utf8(bytes).ok().map(PathBuf::from)
+/// Any bytes on Unix; elsewhere a name must be UTF-8.
+fn listed_path(bytes: &[u8]) -> Option<PathBuf> {
+    (cfg!(unix) || std::str::from_utf8(bytes).is_ok()).then(|| super::path_from_bytes(bytes))
 }
 
 #[cfg(test)]

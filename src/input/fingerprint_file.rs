@@ -24,6 +24,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::blocks::{BLOCK_BYTES, Blocks, Piece};
+use super::from_base64;
 use crate::{Error, Result};
 
 /// Longest line accepted; a fingerprint line is a path and a few numbers.
@@ -32,8 +33,8 @@ const MAX_LINE_BYTES: usize = 1 << 20;
 /// One document's fingerprint, as read back.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FingerprintRecord {
-    /// The document's name (its display path).
-    pub name: String,
+    /// The document's name: a path's bytes, UTF-8 or not.
+    pub name: Vec<u8>,
     /// The SimHash; `None` for a document without features.
     pub simhash: Option<u64>,
     /// Number of features, when recorded.
@@ -317,15 +318,24 @@ impl FingerprintBlock {
 /// Writes one line of the text format (`<16 hex>  <name>`), escaping as
 /// GNU coreutils does, so the parser reads back `name`
 /// exactly. Kept beside the parser so the two cannot drift apart.
-pub fn write_text_line<W: Write>(mut out: W, simhash: u64, name: &str) -> std::io::Result<()> {
-    if !name.contains(['\\', '\n', '\r']) {
-        return writeln!(out, "{simhash:016x}  {name}");
+pub fn write_text_line<W: Write>(mut out: W, simhash: u64, name: &[u8]) -> std::io::Result<()> {
+    if !name.iter().any(|&b| matches!(b, b'\\' | b'\n' | b'\r')) {
+        write!(out, "{simhash:016x}  ")?;
+        out.write_all(name)?;
+        return out.write_all(b"\n");
     }
-    let escaped = name
-        .replace('\\', "\\\\")
-        .replace('\n', "\\n")
-        .replace('\r', "\\r");
-    writeln!(out, "\\{simhash:016x}  {escaped}")
+    let mut escaped = Vec::with_capacity(name.len() + 8);
+    for &byte in name {
+        match byte {
+            b'\\' => escaped.extend_from_slice(b"\\\\"),
+            b'\n' => escaped.extend_from_slice(b"\\n"),
+            b'\r' => escaped.extend_from_slice(b"\\r"),
+            _ => escaped.push(byte),
+        }
+    }
+    write!(out, "\\{simhash:016x}  ")?;
+    out.write_all(&escaped)?;
+    out.write_all(b"\n")
 }
 
 fn parse_text_line(line: &[u8]) -> Result<Line, String> {
@@ -352,7 +362,7 @@ fn parse_text_line(line: &[u8]) -> Result<Line, String> {
     };
     Ok(Line::Record(
         FingerprintRecord {
-            name: String::from_utf8_lossy(&name).into_owned(),
+            name,
             simhash: Some(simhash),
             features: None,
             bytes: None,
@@ -414,8 +424,15 @@ fn parse_json_line(line: &[u8]) -> Result<Line, String> {
     let Value::Object(object) = value else {
         return Err("expected a JSON object".to_string());
     };
-    let name = match object.get("path") {
-        Some(Value::String(path)) => path.clone(),
+    // A name that is not UTF-8 has its bytes beside the readable `path`.
+    let name = match (object.get("path"), object.get("path_bytes")) {
+        (Some(Value::String(_)), Some(Value::String(encoded))) => {
+            from_base64(encoded).ok_or("field 'path_bytes' is not base64")?
+        }
+        (Some(Value::String(path)), None | Some(Value::Null)) => path.clone().into_bytes(),
+        (Some(Value::String(_)), Some(_)) => {
+            return Err("field 'path_bytes' is not a string".to_string());
+        }
         _ => return Err("expected a string field 'path'".to_string()),
     };
     let simhash = match object.get("simhash") {

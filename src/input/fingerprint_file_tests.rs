@@ -2,9 +2,9 @@
 
 use super::*;
 
-fn record(name: &str, simhash: Option<u64>) -> FingerprintRecord {
+fn record(name: impl AsRef<[u8]>, simhash: Option<u64>) -> FingerprintRecord {
     FingerprintRecord {
-        name: name.to_string(),
+        name: name.as_ref().to_vec(),
         simhash,
         features: None,
         bytes: None,
@@ -12,9 +12,9 @@ fn record(name: &str, simhash: Option<u64>) -> FingerprintRecord {
     }
 }
 
-fn read_one(text: &str, source_name: &str) -> Result<FingerprintSet> {
+fn read_one(text: impl AsRef<[u8]>, source_name: &str) -> Result<FingerprintSet> {
     let mut set = FingerprintSet::default();
-    set.add_file(text.as_bytes(), source_name)?;
+    set.add_file(text.as_ref(), source_name)?;
     Ok(set)
 }
 
@@ -66,7 +66,7 @@ fn json_lines_format_with_null_simhash() {
         set.records,
         [
             FingerprintRecord {
-                name: "a.txt".into(),
+                name: b"a.txt".to_vec(),
                 simhash: Some(0xff),
                 features: Some(12),
                 bytes: Some(80),
@@ -80,6 +80,31 @@ fn json_lines_format_with_null_simhash() {
         ]
     );
     assert_eq!(set.provenance.unwrap().options.as_deref(), Some("words:3"));
+}
+
+#[test]
+fn json_lines_take_a_name_that_is_not_utf8_from_its_base64() {
+    let text = r#"{"path": "a\ufffd.txt", "path_bytes": "Yf8udHh0", "simhash": "00000000000000ff"}
+{"path": "b.txt", "path_bytes": null, "simhash": "0000000000000001"}
+"#;
+    let set = read_one(text, "n.jsonl").unwrap();
+    assert_eq!(
+        set.records,
+        [record(b"a\xff.txt", Some(0xff)), record("b.txt", Some(1))]
+    );
+    for (bad, said) in [
+        (
+            r#"{"path": "a", "path_bytes": "Yf8*", "simhash": null}"#,
+            "field 'path_bytes' is not base64",
+        ),
+        (
+            r#"{"path": "a", "path_bytes": 3, "simhash": null}"#,
+            "field 'path_bytes' is not a string",
+        ),
+    ] {
+        let error = error_of(read_one(bad, "n.jsonl"));
+        assert!(error.contains(said), "{error}");
+    }
 }
 
 #[test]
@@ -175,12 +200,16 @@ fn read_fingerprint_files_opens_paths_and_names_missing_ones() {
 }
 
 proptest::proptest! {
-    /// Whatever the name, the text format gives it back unchanged.
+    /// Whatever the name, UTF-8 or not, the text format gives it back
+    /// unchanged.
     #[test]
-    fn text_lines_round_trip(simhash: u64, name in "[^\u{0}]{1,40}") {
+    fn text_lines_round_trip(
+        simhash: u64,
+        name in proptest::collection::vec(1u8..=255, 1..40),
+    ) {
         let mut line = Vec::new();
         write_text_line(&mut line, simhash, &name).unwrap();
-        let set = read_one(std::str::from_utf8(&line).unwrap(), "p.fp").unwrap();
+        let set = read_one(&line, "p.fp").unwrap();
         proptest::prop_assert_eq!(&set.records, &[record(&name, Some(simhash))]);
     }
 }
@@ -188,8 +217,8 @@ proptest::proptest! {
 #[test]
 fn written_lines_escape_like_coreutils() {
     let mut out = Vec::new();
-    write_text_line(&mut out, 0xff, "plain name").unwrap();
-    write_text_line(&mut out, 1, "a\\b\nc").unwrap();
+    write_text_line(&mut out, 0xff, b"plain name").unwrap();
+    write_text_line(&mut out, 1, b"a\\b\nc").unwrap();
     assert_eq!(
         String::from_utf8(out).unwrap(),
         "00000000000000ff  plain name\n\\0000000000000001  a\\\\b\\nc\n"

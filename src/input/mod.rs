@@ -21,6 +21,7 @@ mod glob;
 mod ignore_files;
 mod json_fields;
 mod json_top_level;
+mod os_names;
 mod positioned;
 pub mod prose;
 mod read;
@@ -42,6 +43,7 @@ pub(crate) use fingerprint_file::{
     open as open_fingerprint_file, write_text_line,
 };
 pub use glob::GlobFilter;
+pub(crate) use os_names::{from_base64, path_bytes, path_from_bytes, to_base64};
 pub use positioned::Positioned;
 pub use prose::{Markup, Transform, View};
 pub(crate) use records::{Record, RecordBlocks};

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use crate::diag::Diagnostics;
 use crate::error::STDIN;
 use crate::fingerprint::{Fingerprint, Fingerprinter, SdrShape};
-use crate::input::{self, FileDocument, Outcome, Walk, WalkOptions};
+use crate::input::{self, FileDocument, Outcome, Walk, WalkOptions, path_bytes};
 use crate::parallel::{Ahead, FILES_PER_TASK, for_each_ordered_chunked};
 use crate::{Error, jobs};
 
@@ -54,7 +54,8 @@ enum Input {
 }
 
 /// Encodes every document of `paths` (`-`: stdin) and calls `emit(name,
-/// encoded)` for each, in input order. Documents without features are
+/// encoded)` for each, in input order, with the name as bytes (a path need
+/// not be UTF-8). Documents without features are
 /// warned about; a SimHash still reaches `emit` (its writer decides how to
 /// show it), an empty sparse encoding does not. The first error `emit`
 /// returns stops the run and is returned (a closed pipe, a full disk).
@@ -64,7 +65,7 @@ pub fn run(
     fingerprinter: &Fingerprinter,
     encoding: Encoding,
     diag: &mut Diagnostics,
-    mut emit: impl FnMut(&str, &Encoded) -> io::Result<()>,
+    mut emit: impl FnMut(&[u8], &Encoded) -> io::Result<()>,
 ) -> io::Result<()> {
     let inputs = paths
         .iter()
@@ -101,7 +102,10 @@ pub fn run(
                             Encoding::SimHash => "fingerprint",
                             Encoding::Sdr(_) => "encoding",
                         };
-                        diag.warn(format_args!("{name}: no features (empty), no {what}"));
+                        diag.warn(format_args!(
+                            "{}: no features (empty), no {what}",
+                            String::from_utf8_lossy(&name)
+                        ));
                         if matches!(encoding, Encoding::Sdr(_)) {
                             return ControlFlow::Continue(());
                         }
@@ -139,28 +143,24 @@ pub fn run(
     }
 }
 
-/// Encodes one document; its name is the display path, or `-` for stdin
+/// Encodes one document; its name is the path's bytes, or `-` for stdin
 /// (as sha256sum names it).
 fn encode(
     fingerprinter: &Fingerprinter,
     walk: &WalkOptions,
     encoding: Encoding,
     input: Input,
-) -> Outcome<(String, Encoded)> {
-    let (name, opened) = match input {
+) -> Outcome<(Vec<u8>, Encoded)> {
+    let (name, error_name, opened) = match input {
         Input::Stdin => (
-            "-".to_string(),
+            b"-".to_vec(),
+            STDIN.to_string(),
             Outcome::Done(Box::new(io::stdin()) as Box<dyn io::Read + Send>),
         ),
         Input::File(file) => {
             let opened = input::open_view(&file, walk, &fingerprinter.options().view);
-            (file.display, opened)
+            (path_bytes(&file.path).to_vec(), file.display, opened)
         }
-    };
-    let error_name = if name == "-" {
-        STDIN.to_string()
-    } else {
-        name.clone()
     };
     opened.and_then(|reader| {
         let encoded = match encoding {

@@ -14,13 +14,14 @@
 use std::collections::HashMap;
 use std::io::Read;
 use std::ops::ControlFlow;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::diag::Diagnostics;
 use crate::fingerprint::{FeatureOptions, Fingerprinter};
 use crate::index::{Entry, Stamp, Store, name_of};
 use crate::input::{
     FileDocument, Outcome, RecordBlocks, RecordOptions, SkipReason, Walk, WalkOptions,
+    path_from_bytes,
 };
 use crate::jobs::scan::short::{Prefix, ShortTexts};
 use crate::parallel::{Ahead, FILES_PER_TASK, for_each_ordered, for_each_ordered_chunked};
@@ -288,7 +289,7 @@ pub fn prune(store: &mut Store) -> crate::Result<Vec<Vec<u8>>> {
         .stamps()?
         .into_keys()
         .filter(|name| {
-            let path = path_of(name);
+            let path = path_from_bytes(name);
             matches!(std::fs::symlink_metadata(&path), Err(error)
                 if error.kind() == std::io::ErrorKind::NotFound)
         })
@@ -297,17 +298,4 @@ pub fn prune(store: &mut Store) -> crate::Result<Vec<Vec<u8>>> {
     gone.sort();
     store.remove(&gone)?;
     Ok(gone)
-}
-
-/// The path a stored name stands for.
-pub fn path_of(name: &[u8]) -> PathBuf {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        Path::new(std::ffi::OsStr::from_bytes(name)).to_path_buf()
-    }
-    #[cfg(not(unix))]
-    {
-        PathBuf::from(String::from_utf8_lossy(name).into_owned())
-    }
 }

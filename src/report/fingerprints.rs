@@ -3,12 +3,13 @@
 //! digest, so fingerprints are only ever compared with comparable ones;
 //! `simdup scan --fingerprints` reads both back.
 
+use std::borrow::Cow;
 use std::io::{self, Write};
 
 use serde::Serialize;
 
 use crate::fingerprint::Fingerprint;
-use crate::input::write_text_line;
+use crate::input::{to_base64, write_text_line};
 
 /// The formats of `simdup fingerprint`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,7 +31,11 @@ pub struct FingerprintWriter {
 
 #[derive(Serialize)]
 struct Line<'a> {
+    /// The name, with any bytes that are not UTF-8 replaced...
     path: &'a str,
+    /// ...and then all its bytes, as base64.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path_bytes: Option<String>,
     simhash: Option<String>,
     features: u64,
     bytes: u64,
@@ -62,10 +67,12 @@ impl FingerprintWriter {
     }
 
     /// One document. The text format has no line for a document without
-    /// features; JSON Lines says `"simhash": null, "features": 0`.
+    /// features; JSON Lines says `"simhash": null, "features": 0`. A name
+    /// that is not UTF-8 is written as its bytes in the text format, and
+    /// as `path_bytes` (base64) beside a readable `path` in JSON Lines.
     pub fn entry<W: Write>(
         &self,
-        name: &str,
+        name: &[u8],
         fingerprint: &Fingerprint,
         out: &mut W,
     ) -> io::Result<()> {
@@ -76,8 +83,10 @@ impl FingerprintWriter {
             // escaped; the input stage reads the same escaping back.
             FingerprintFormat::Text => write_text_line(out, fingerprint.simhash, name),
             FingerprintFormat::Jsonl => {
+                let path = String::from_utf8_lossy(name);
                 let line = Line {
-                    path: name,
+                    path: &path,
+                    path_bytes: matches!(path, Cow::Owned(_)).then(|| to_base64(name)),
                     simhash: (!empty).then(|| format!("{:016x}", fingerprint.simhash)),
                     features: fingerprint.features,
                     bytes: fingerprint.bytes,
@@ -110,7 +119,7 @@ mod tests {
         let writer = FingerprintWriter::new(format, "words:3".into(), "d1g35t".into());
         let mut out = Vec::new();
         writer.header(&mut out).unwrap();
-        writer.entry(name, &fp, &mut out).unwrap();
+        writer.entry(name.as_bytes(), &fp, &mut out).unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -145,6 +154,27 @@ mod tests {
         assert!(value["simhash"].is_null());
         assert_eq!(value["features"], 0);
         assert_eq!(value["digest"], "d1g35t");
+    }
+
+    #[test]
+    fn names_that_are_not_utf8_keep_their_bytes() {
+        let writer = FingerprintWriter::new(FingerprintFormat::Text, "w".into(), "d".into());
+        let mut out = Vec::new();
+        writer
+            .entry(b"a\xff\\.txt", &fingerprint(1, 9), &mut out)
+            .unwrap();
+        assert_eq!(out, b"\\0000000000000001  a\xff\\\\.txt\n");
+
+        let writer = FingerprintWriter::new(FingerprintFormat::Jsonl, "w".into(), "d".into());
+        let mut out = Vec::new();
+        writer
+            .entry(b"a\xff.txt", &fingerprint(1, 9), &mut out)
+            .unwrap();
+        let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(value["path"], "a\u{fffd}.txt");
+        assert_eq!(value["path_bytes"], "Yf8udHh0");
+        let utf8 = render(FingerprintFormat::Jsonl, "é.txt", fingerprint(1, 9));
+        assert!(!utf8.contains("path_bytes"), "{utf8}");
     }
 
     #[test]

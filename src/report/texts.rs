@@ -14,6 +14,8 @@ use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, Write};
 use std::path::Path;
 
+use crate::input::path_from_bytes;
+
 use super::Names;
 
 /// Bytes of a file's text shown at most (its start): the record limit.
@@ -172,17 +174,6 @@ fn read_header(reader: &mut impl Read) -> io::Result<(u64, bool)> {
     reader.read_exact(&mut header)?;
     let length = u64::from_le_bytes(header[..8].try_into().expect("8 bytes"));
     Ok((length, header[8] == 1))
-}
-
-#[cfg(unix)]
-fn path_from_bytes(bytes: &[u8]) -> std::path::PathBuf {
-    use std::os::unix::ffi::OsStrExt;
-    std::ffi::OsStr::from_bytes(bytes).into()
-}
-
-#[cfg(not(unix))]
-fn path_from_bytes(bytes: &[u8]) -> std::path::PathBuf {
-    std::path::PathBuf::from(String::from_utf8_lossy(bytes).into_owned())
 }
 
 #[cfg(test)]

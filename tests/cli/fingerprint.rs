@@ -1,6 +1,6 @@
 //! `simdup fingerprint`: sha256sum-style lines, JSON Lines, stdin, errors.
 
-use crate::util::{TestDir, json_lines, run_and_close_pipe, simdup, stderr, stdout, text};
+use crate::util::{TestDir, edit, json_lines, run_and_close_pipe, simdup, stderr, stdout, text};
 
 #[test]
 fn one_line_per_document_after_a_header() {
@@ -257,4 +257,49 @@ fn a_closed_pipe_ends_quietly() {
     let (code, errors) = run_and_close_pipe(&dir, &["fingerprint", "d"]);
     assert_eq!(code, Some(0), "{errors}");
     assert!(errors.is_empty(), "{errors}");
+}
+
+/// A name that is not UTF-8 keeps its bytes through a fingerprint file, in
+/// both formats, so a scan of the saved fingerprints opens the file again
+/// to verify its pairs.
+#[cfg(unix)]
+#[test]
+fn names_that_are_not_utf8_survive_a_fingerprint_file() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = TestDir::new();
+    let body = text(7, 300);
+    dir.create("d/a.txt", &body);
+    let odd = dir
+        .path()
+        .join("d")
+        .join(std::ffi::OsStr::from_bytes(b"b\xff.txt"));
+    std::fs::write(&odd, edit(&body, &[10, 150])).unwrap();
+    for format in ["text", "jsonl"] {
+        let saved = dir
+            .simdup()
+            .args(["fingerprint", "d", "--format", format])
+            .output()
+            .unwrap();
+        assert_eq!(saved.status.code(), Some(0), "{}", stderr(&saved));
+        dir.create("saved", &saved.stdout);
+        let output = dir
+            .simdup()
+            .args([
+                "scan",
+                "--fingerprints",
+                "saved",
+                "--verify",
+                "--format",
+                "fdupes",
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{format}: {}",
+            stderr(&output)
+        );
+        assert_eq!(output.stdout, b"d/a.txt\nd/b\xff.txt\n\n", "{format}");
+    }
 }

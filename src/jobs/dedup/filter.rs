@@ -42,10 +42,9 @@
 
 use std::borrow::Cow;
 use std::io::{self, Read};
-use std::path::PathBuf;
 
 use crate::fingerprint::{Fingerprint, Fingerprinter};
-use crate::input::RecordSource;
+use crate::input::{RecordSource, path_from_bytes};
 use crate::report::Names;
 use crate::verify::bands::{BandKeys, band_keys};
 use crate::verify::sketch::Sketch;
@@ -1034,19 +1033,6 @@ fn feature_set(
     } else {
         read(&mut &text[..])
     }
-}
-
-/// A path from the bytes a `Names` holds.
-#[cfg(unix)]
-pub fn path_from_bytes(bytes: &[u8]) -> PathBuf {
-    use std::os::unix::ffi::OsStrExt;
-    std::ffi::OsStr::from_bytes(bytes).into()
-}
-
-/// A path from the bytes a `Names` holds.
-#[cfg(not(unix))]
-pub fn path_from_bytes(bytes: &[u8]) -> PathBuf {
-    PathBuf::from(String::from_utf8_lossy(bytes).into_owned())
 }
 
 /// Keys of records matched by raw content never meet the feature digests

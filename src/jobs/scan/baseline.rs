@@ -20,12 +20,12 @@
 //! pair are stale.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::path::PathBuf;
 
 use rayon::prelude::*;
 
 use crate::diag::Diagnostics;
 use crate::fingerprint::{FeatureOptions, Fingerprinter};
+use crate::input::path_from_bytes;
 use crate::report::Report;
 use crate::report::baseline::{Baseline, BaselineEntry, BaselineSummary, DocKey, StaleEntry};
 
@@ -94,17 +94,6 @@ fn read_key(report: &Report, id: u32, fingerprinter: &Fingerprinter) -> Result<D
         content: fingerprint.content_hash,
         simhash: fingerprint.simhash,
     })
-}
-
-#[cfg(unix)]
-pub(crate) fn path_from_bytes(bytes: &[u8]) -> PathBuf {
-    use std::os::unix::ffi::OsStrExt;
-    std::ffi::OsStr::from_bytes(bytes).into()
-}
-
-#[cfg(not(unix))]
-pub(crate) fn path_from_bytes(bytes: &[u8]) -> PathBuf {
-    PathBuf::from(String::from_utf8_lossy(bytes).into_owned())
 }
 
 /// The feature options as a baseline records them.

@@ -269,7 +269,11 @@ pub fn collect_saved(
                             if seen.first(&record, &source_name, number, diag) {
                                 add_saved(record, documents, diag)
                             } else {
-                                documents.skipped(&record.name, SkipReason::Duplicate, diag)
+                                documents.skipped(
+                                    &String::from_utf8_lossy(&record.name),
+                                    SkipReason::Duplicate,
+                                    diag,
+                                )
                             }
                         }
                         Ok(None) => {}
@@ -318,7 +322,7 @@ impl SeenNames {
         line: u64,
         diag: &Diagnostics,
     ) -> bool {
-        match self.simhashes.entry(xxh3_128(record.name.as_bytes())) {
+        match self.simhashes.entry(xxh3_128(&record.name)) {
             Entry::Vacant(entry) => {
                 entry.insert(record.simhash);
                 true
@@ -328,7 +332,7 @@ impl SeenNames {
                     diag.warn(format_args!(
                         "{}: listed again with another fingerprint ({source_name}:{line}); \
                          the first is kept",
-                        record.name
+                        String::from_utf8_lossy(&record.name)
                     ));
                 }
                 false
@@ -353,6 +357,6 @@ fn add_saved(record: FingerprintRecord, documents: &mut Documents, diag: &mut Di
         // Saved files carry no feature digest: each is a class of its own.
         feature_digest: 0,
     };
-    let name = DocumentName::Bytes(record.name.into_bytes());
+    let name = DocumentName::Bytes(record.name);
     documents.fingerprinted(name, Origin::Saved, fingerprint, None, diag);
 }

@@ -20,7 +20,7 @@ use std::sync::Arc;
 use crate::diag::Diagnostics;
 use crate::fingerprint::Fingerprint;
 use crate::input::{Outcome, SkipReason};
-use crate::input::{Positioned, RecordSource};
+use crate::input::{Positioned, RecordSource, path_from_bytes};
 use crate::report::Names;
 use crate::report::texts::TextSpool;
 use crate::search::DocId;
@@ -594,17 +594,6 @@ fn is_set(bits: &[u64], id: DocId) -> bool {
 /// digests of the others.
 fn content_key(content_hash: u64) -> u64 {
     content_hash ^ 0x5407_7e4c_0a7e_17ed
-}
-
-#[cfg(unix)]
-fn path_from_bytes(bytes: &[u8]) -> PathBuf {
-    use std::os::unix::ffi::OsStrExt;
-    std::ffi::OsStr::from_bytes(bytes).into()
-}
-
-#[cfg(not(unix))]
-fn path_from_bytes(bytes: &[u8]) -> PathBuf {
-    PathBuf::from(String::from_utf8_lossy(bytes).into_owned())
 }
 
 /// How a document is read again.

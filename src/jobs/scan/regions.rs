@@ -7,8 +7,8 @@ use std::io::Read;
 
 use rayon::prelude::*;
 
-use super::baseline::path_from_bytes;
 use crate::fingerprint::{FeatureOptions, Fingerprinter};
+use crate::input::path_from_bytes;
 use crate::report::Report;
 pub use crate::report::sarif::Regions;
 use crate::verify::passages;
