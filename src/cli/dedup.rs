@@ -396,7 +396,9 @@ fn write_summary(
     };
     let k = stats.max_distance;
     let recall = |k| simdup::jobs::scan::expected_recall(threshold, k);
-    let within = match stats.narrowed {
+    // The radius of the records that are not short texts, narrowed after
+    // `searched` of them.
+    let within = |searched: &dyn Fn(u64) -> String| match stats.narrowed {
         None => format!(
             "within k = {k} (expected recall {:.3} at the threshold)",
             stats.expected_recall
@@ -406,7 +408,7 @@ fn write_summary(
              model to k = {k} ({:.3}) after {}",
             recall(first),
             stats.expected_recall,
-            counted(from.saturating_sub(1), noun)
+            searched(from.saturating_sub(1))
         ),
     };
     let chars = stats.chars_distance;
@@ -430,10 +432,16 @@ fn write_summary(
         "short texts {}",
         short_text_search(&stats.join_stage_ends, stats.bands_ended, &chars_within)
     );
+    let mixed = stats.mixed_distance;
     let rule = match (stats.short_texts, stats.long_texts) {
-        (0, _) => within,
+        (0, _) => within(&|count| counted(count, noun)),
         (_, 0) => short,
-        _ => format!("{short}, others {within}"),
+        _ => format!(
+            "{short}, others {}, short texts against others within k = {mixed} \
+             (expected recall {:.3})",
+            within(&|count| format!("{count} of them")),
+            recall(mixed)
+        ),
     };
     writeln!(
         out,

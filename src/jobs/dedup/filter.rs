@@ -52,10 +52,12 @@ use crate::verify::{Verdict, decide};
 
 use super::super::scan::{Prefix, ShortTexts};
 use super::digests::DigestMap;
-use super::indexes::{Indexes, Recent, Space};
+use super::index::MixMap;
+use super::indexes::{Indexes, Recent, SearchRadii, Space};
 use super::kept_texts::KeptTexts;
 use super::set_cache::{SET_CACHE_MEMORY, SetCache};
 use super::short_join::{JoinBudget, Probe, ShortJoin};
+use super::size_classes::Size;
 use crate::verify::join::JoinScratch;
 
 /// Bytes of kept texts held in memory before the rest goes to a file, or
@@ -91,19 +93,54 @@ pub struct Measured {
     /// [`FILE_SET_FEATURES`] features: the worker that reads a file measures
     /// it, rather than the deciding thread reading the file again).
     pub words_set: Option<Vec<u64>>,
+    /// Its distinct word features, when it is not a short text and the
+    /// short-text rule is on (`Unknown` otherwise): searches between
+    /// short texts and the others skip what their sizes rule out.
+    pub distinct: Size,
 }
 
 impl Measured {
     /// A record's measure, its text kept with it.
-    pub fn of_record(text: Vec<u8>, words: Fingerprint, short: Option<ShortText>) -> Measured {
+    pub fn of_record(text: Vec<u8>, measures: TextMeasures) -> Measured {
+        let TextMeasures {
+            words,
+            short,
+            distinct,
+            words_set,
+        } = measures;
         Measured {
             text,
             words,
             short,
             place: None,
-            words_set: None,
+            words_set,
+            distinct,
         }
     }
+
+    /// What its size in features is known to be: a short text's feature
+    /// count bounds its distinct features.
+    pub fn words_size(&self) -> Size {
+        match &self.short {
+            Some(_) => Size::AtMost(self.words.features),
+            None => self.distinct,
+        }
+    }
+}
+
+/// What a record's text measures ([`Measure::measure_text`]).
+#[derive(Clone, Debug)]
+pub struct TextMeasures {
+    /// Its fingerprint by the features.
+    pub words: Fingerprint,
+    /// Its character pairs, when it is a short text and the short-text
+    /// rule is on.
+    pub short: Option<ShortText>,
+    /// Its distinct features, when it is not a short text and the rule is
+    /// on.
+    pub distinct: Size,
+    /// Its feature set, when measured to count them.
+    pub words_set: Option<Vec<u64>>,
 }
 
 /// The most distinct features of a file whose feature set is measured
@@ -193,14 +230,28 @@ impl Measure {
 
     /// Fingerprints one record's text.
     pub fn measure(&self, text: Vec<u8>) -> Measured {
-        let (words, short) = self.measure_text(&text, xxhash_rust::xxh3::xxh3_64(&text));
-        Measured::of_record(text, words, short)
+        let measures = self.measure_text(&text, xxhash_rust::xxh3::xxh3_64(&text));
+        Measured::of_record(text, measures)
     }
 
     /// What a record's text measures: the fingerprint of its features and,
-    /// for a short text, its character pairs' fingerprint and sketch.
-    /// `content_hash` is the text's xxh3-64.
-    pub fn measure_text(&self, text: &[u8], content_hash: u64) -> (Fingerprint, Option<ShortText>) {
+    /// for a short text, its character pairs' fingerprint and sketch, or,
+    /// while the short-text rule is on, the feature set of another and
+    /// its size (measured in the same pass). `content_hash` is the text's
+    /// xxh3-64.
+    pub fn measure_text(&self, text: &[u8], content_hash: u64) -> TextMeasures {
+        if self.short.is_some() && !ShortTexts::is_short(text) {
+            let (words, set) = self
+                .fingerprinter
+                .fingerprint_and_set_reader(text, FILE_SET_FEATURES)
+                .unwrap_or_else(|_| unreachable!("a buffer cannot fail to read"));
+            return TextMeasures {
+                words,
+                short: None,
+                distinct: distinct_of(set.as_deref()),
+                words_set: set,
+            };
+        }
         let words = self
             .fingerprinter
             .fingerprint_bytes_hashed(text, content_hash);
@@ -213,7 +264,12 @@ impl Measure {
                 }),
             _ => None,
         };
-        (words, short)
+        TextMeasures {
+            words,
+            short,
+            distinct: Size::Unknown,
+            words_set: None,
+        }
     }
 
     /// Fingerprints a document read from a stream (a file), which is read
@@ -231,13 +287,41 @@ impl Measure {
             }
             _ => None,
         };
+        let distinct = match (&self.short, &short) {
+            (Some(_), None) => distinct_of(words_set.as_deref()),
+            _ => Size::Unknown,
+        };
         Ok(Measured {
             text,
             words,
             short,
             place: None,
             words_set,
+            distinct,
         })
+    }
+
+    /// The distinct word features of a record that is not a short text,
+    /// while the short-text rule is on (`Unknown` otherwise): measured
+    /// again from its text, for records decided after they were read.
+    pub fn distinct(&self, text: &[u8]) -> Size {
+        if self.short.is_none() || ShortTexts::is_short(text) {
+            return Size::Unknown;
+        }
+        let (_, set) = self
+            .fingerprinter
+            .fingerprint_and_set_reader(text, FILE_SET_FEATURES)
+            .unwrap_or_else(|_| unreachable!("a buffer cannot fail to read"));
+        distinct_of(set.as_deref())
+    }
+}
+
+/// The size of a feature set measured up to [`FILE_SET_FEATURES`]
+/// features (`None`: it had more).
+fn distinct_of(set: Option<&[u64]>) -> Size {
+    match set {
+        Some(set) => Size::Exact(set.len() as u64),
+        None => Size::AtLeast(FILE_SET_FEATURES as u64 + 1),
     }
 }
 
@@ -273,10 +357,8 @@ pub enum Decision {
 pub struct Filter {
     measure: Measure,
     threshold: f64,
-    /// The radius of searches by word fingerprint.
-    max_distance: u32,
-    /// The radius of searches by character-pair fingerprint.
-    chars_distance: u32,
+    /// The radii of the searches by fingerprint.
+    radii: SearchRadii,
     /// Feature digest (or content key) to the first kept record with it.
     by_digest: DigestMap,
     /// The kept records before the current block.
@@ -291,6 +373,10 @@ pub struct Filter {
     /// The sketch of each kept record's character pairs
     /// ([`Sketch::NONE`] for the others).
     short_sketches: Vec<Sketch>,
+    /// The sketch of the feature set of the kept records that are not
+    /// short texts, where it was measured (records, while the short-text
+    /// rule is on; files) and is small enough to have one.
+    long_sketches: MixMap<Sketch>,
     /// Texts are paths of files, read again to verify.
     by_path: bool,
     kept: u32,
@@ -350,22 +436,22 @@ pub const BANDS_BUDGET: JoinBudget = JoinBudget {
 
 impl Filter {
     /// An empty filter: near-duplicates have Jaccard at least `threshold`
-    /// and fingerprints within `max_distance` bits (`chars_distance` for
-    /// the character-pair fingerprints of two short texts, once their
-    /// join is given up).
-    pub fn new(measure: Measure, threshold: f64, max_distance: u32, chars_distance: u32) -> Filter {
+    /// and fingerprints within `radii` (by words, between records that are
+    /// not short texts and between a short text and another; by character
+    /// pairs, between two short texts once their join is given up).
+    pub fn new(measure: Measure, threshold: f64, radii: SearchRadii) -> Filter {
         Filter {
             measure,
             threshold,
-            max_distance,
-            chars_distance,
+            radii,
             by_digest: DigestMap::default(),
-            main: Indexes::new(max_distance, chars_distance, threshold),
-            recent: Indexes::new(max_distance, chars_distance, threshold),
+            main: Indexes::new(radii, threshold),
+            recent: Indexes::new(radii, threshold),
             recent_kept: Vec::new(),
             in_block: false,
             texts: KeptTexts::Spooled(Names::with_budget(TEXT_MEMORY)),
             short_sketches: Vec::new(),
+            long_sketches: MixMap::default(),
             by_path: false,
             kept: 0,
             candidates: 0,
@@ -563,7 +649,7 @@ impl Filter {
 
     /// Indexes with nothing kept, finding short texts as the filter does.
     fn empty_indexes(&self) -> Indexes {
-        let mut indexes = Indexes::new(self.max_distance, self.chars_distance, self.threshold);
+        let mut indexes = Indexes::new(self.radii, self.threshold);
         if self.finding_short_texts_by_bands() {
             indexes.find_short_texts_by_bands([]);
         } else if !self.join.joining() {
@@ -610,16 +696,18 @@ impl Filter {
         Ok(prefix.whole().and_then(|text| short_text(short, text)))
     }
 
-    /// Searches within `max_distance` by word fingerprint and within
-    /// `chars_distance` by character-pair fingerprint from now on, each if
-    /// narrower. Between blocks only: the candidates found ahead of a
-    /// block were found within the radii of its start.
-    pub fn narrow(&mut self, max_distance: u32, chars_distance: u32) {
+    /// Searches within `radii` from now on, each if narrower. Between
+    /// blocks only: the candidates found ahead of a block were found
+    /// within the radii of its start.
+    pub fn narrow(&mut self, radii: SearchRadii) {
         debug_assert!(!self.in_block, "narrowed inside a block");
-        self.max_distance = self.max_distance.min(max_distance);
-        self.chars_distance = self.chars_distance.min(chars_distance);
-        self.main.narrow(max_distance, chars_distance);
-        self.recent.narrow(max_distance, chars_distance);
+        self.radii = SearchRadii {
+            words: self.radii.words.min(radii.words),
+            mixed: self.radii.mixed.min(radii.mixed),
+            chars: self.radii.chars.min(radii.chars),
+        };
+        self.main.narrow(radii);
+        self.recent.narrow(radii);
     }
 
     /// The text (or path) of kept record `kept`.
@@ -870,19 +958,32 @@ impl Filter {
         Ok((answer?, band_matches + recent_matches))
     }
 
-    /// Drops the candidates by character pairs whose sketch shows they
-    /// cannot reach the threshold: most of them where lines crowd (one log
-    /// format), and they cost neither a set nor a sort.
+    /// Drops the candidates whose sketch shows they cannot reach the
+    /// threshold, so they cost neither a set nor a merge: by character
+    /// pairs, most of them where lines crowd (one log format); by words,
+    /// between records that are not short texts, most of them where
+    /// paragraphs of one kind crowd (on real lines, 1.9·10^6 candidates
+    /// within k = 20 of 16,000 long lines).
     fn turn_away_by_sketch(&self, record: &Measured, candidates: &mut Vec<(u32, Space)>) {
-        let Some(short) = &record.short else {
-            return;
-        };
-        candidates.retain(|&(kept, space)| {
-            space != Space::Chars
-                || short
-                    .sketch
-                    .may_reach(&self.short_sketches[kept as usize], self.threshold)
-        });
+        match (&record.short, &record.words_set) {
+            (Some(short), _) => candidates.retain(|&(kept, space)| {
+                space != Space::Chars
+                    || short
+                        .sketch
+                        .may_reach(&self.short_sketches[kept as usize], self.threshold)
+            }),
+            (None, Some(set)) if !self.long_sketches.is_empty() => {
+                let ours = Sketch::of(set);
+                candidates.retain(|&(kept, space)| {
+                    space != Space::Words
+                        || self
+                            .long_sketches
+                            .get(&u64::from(kept))
+                            .is_none_or(|theirs| ours.may_reach(theirs, self.threshold))
+                });
+            }
+            _ => {}
+        }
     }
 
     /// Compares `record` with `candidates` (kept records, sorted) in turn
@@ -976,6 +1077,12 @@ impl Filter {
             Some(short) if !exact_only => short.sketch,
             _ => Sketch::NONE,
         });
+        if let (None, Some(set), false) = (&record.short, &record.words_set, exact_only) {
+            let sketch = Sketch::of(set);
+            if sketch != Sketch::NONE {
+                self.long_sketches.insert(u64::from(number), sketch);
+            }
+        }
         if !exact_only {
             let reorder = match &record.short {
                 Some(short) => self.join.keep(short.simhash, set, number),
@@ -1049,12 +1156,33 @@ mod tests {
 
     fn filter(threshold: f64, k: u32) -> Filter {
         let measure = Measure::new(Fingerprinter::new(FeatureOptions::default()), true, 1);
-        Filter::new(measure, threshold, k, k)
+        Filter::new(measure, threshold, SearchRadii::all(k))
     }
 
     fn run(filter: &mut Filter, text: &str) -> Decision {
         let measured = filter.measure().measure(text.as_bytes().to_vec());
         filter.decide(&measured).unwrap()
+    }
+
+    #[test]
+    fn long_records_that_cannot_reach_the_threshold_are_turned_away_by_sketch() {
+        // Every pair is within 64 bits: a candidate.
+        let mut filter = filter(0.8, 64);
+        let words = |from: usize, to: usize| -> String {
+            (from..to).map(|i| format!("word{i} ")).collect()
+        };
+        // Lines of 60 words (over 256 characters: no short texts).
+        assert_eq!(run(&mut filter, &words(0, 60)), Decision::Kept(Some(0)));
+        let measured = filter.measure().measure(words(100, 160).into_bytes());
+        assert!(measured.short.is_none() && measured.words_set.is_some());
+        assert_eq!(filter.decide(&measured).unwrap(), Decision::Kept(Some(1)));
+        assert_eq!(filter.candidates, 0, "no feature in common: turned away");
+        // A near-copy is still compared, and found.
+        match run(&mut filter, &(words(0, 59) + "other")) {
+            Decision::Dropped { kept: 0, jaccard } => assert!(jaccard >= 0.8),
+            other => panic!("{other:?}"),
+        }
+        assert!(filter.candidates >= 1);
     }
 
     #[test]
@@ -1081,7 +1209,7 @@ mod tests {
         for with_fingerprint in [true, false] {
             let dir = tempfile::tempdir().unwrap();
             let measure = Measure::new(Fingerprinter::new(FeatureOptions::default()), false, 1);
-            let mut filter = Filter::new(measure, 0.8, 32, 32).reading_files();
+            let mut filter = Filter::new(measure, 0.8, SearchRadii::all(32)).reading_files();
             let decide = |filter: &mut Filter, name: &str, text: String| {
                 let path = dir.path().join(name);
                 std::fs::write(&path, text).unwrap();
@@ -1095,15 +1223,16 @@ mod tests {
                 let decision = filter.decide(&measured);
                 (path, decision.map_err(|error| error.to_string()))
             };
-            // b shares half of a: a candidate, not a near-copy; c is a
-            // near copy of b, whose file is gone by then.
-            let a = decide(&mut filter, "a", words(0, 40)).1;
+            // b is close to a, but not a near-copy (Jaccard 42 / 54: a
+            // candidate their sketches do not turn away); c is a near
+            // copy of b, whose file is gone by then.
+            let a = decide(&mut filter, "a", words(0, 50)).1;
             assert_eq!(a, Ok(Decision::Kept(Some(0))));
-            let (b, kept) = decide(&mut filter, "b", words(0, 20) + &words(100, 120));
+            let (b, kept) = decide(&mut filter, "b", words(0, 44) + &words(100, 106));
             assert_eq!(kept, Ok(Decision::Kept(Some(1))));
             assert!(filter.candidates >= 1, "b was compared with a");
             std::fs::remove_file(b).unwrap();
-            let (_, dropped) = decide(&mut filter, "c", words(0, 20) + &words(100, 119) + "other");
+            let (_, dropped) = decide(&mut filter, "c", words(0, 44) + &words(100, 106) + "other");
             match dropped {
                 Ok(Decision::Dropped { kept: 1, jaccard }) => assert!(jaccard >= 0.8, "{jaccard}"),
                 other => panic!("{with_fingerprint}: {other:?}"),

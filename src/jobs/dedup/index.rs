@@ -576,6 +576,15 @@ impl Index {
             .collect()
     }
 
+    /// A growing index of the same entries, for distance `max_distance`.
+    pub fn at_distance(&self, max_distance: u32) -> Index {
+        let mut index = Index::new(max_distance);
+        for (fingerprint, payload) in self.entries() {
+            index.insert(fingerprint, payload);
+        }
+        index
+    }
+
     /// Every entry (fingerprint and payload), from the first table.
     fn entries(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
         self.tables
@@ -691,6 +700,13 @@ impl Index {
     /// `fingerprint`, with the distance; an entry may come more than once
     /// (once per table it is met in).
     pub fn query(&self, fingerprint: u64, out: &mut Vec<(u32, u32)>) {
+        self.query_within(fingerprint, self.max_distance, out);
+    }
+
+    /// [`Index::query`] within `distance` bits, if that is narrower (the
+    /// tables laid out for a distance find everything within less).
+    pub fn query_within(&self, fingerprint: u64, distance: u32, out: &mut Vec<(u32, u32)>) {
+        let distance = distance.min(self.max_distance);
         let mut found: [Option<&Bucket>; LOOKUPS_AT_ONCE] = [None; LOOKUPS_AT_ONCE];
         let mut len = 0;
         for table in &self.tables {
@@ -699,16 +715,16 @@ impl Index {
                 found[len] = table.buckets.get(key ^ flip);
                 len += 1;
                 if len == LOOKUPS_AT_ONCE {
-                    self.scan(&found, fingerprint, out);
+                    Self::scan(&found, fingerprint, distance, out);
                     len = 0;
                 }
             }
         }
-        self.scan(&found[..len], fingerprint, out);
+        Self::scan(&found[..len], fingerprint, distance, out);
     }
 
     /// The part of [`Index::query`] that scans the buckets it found.
-    fn scan(&self, found: &[Option<&Bucket>], fingerprint: u64, out: &mut Vec<(u32, u32)>) {
+    fn scan(found: &[Option<&Bucket>], fingerprint: u64, distance: u32, out: &mut Vec<(u32, u32)>) {
         // Every bucket's first lines are read before any is scanned, so
         // their cache misses overlap instead of coming one at a time.
         let touched = found
@@ -717,7 +733,7 @@ impl Index {
             .fold(0u64, |sum, bucket| sum ^ bucket.touch());
         std::hint::black_box(touched);
         for bucket in found.iter().flatten() {
-            bucket.for_each_within(fingerprint, self.max_distance, |payload, distance| {
+            bucket.for_each_within(fingerprint, distance, |payload, distance| {
                 out.push((payload, distance))
             });
         }

@@ -8,6 +8,30 @@ use crate::verify::join::{JoinScratch, Postings, TokenOrder};
 
 use super::filter::Measured;
 use super::index::Index;
+use super::size_classes::{Size, SizedIndex};
+
+/// The radii of the searches by fingerprint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchRadii {
+    /// By word fingerprint, between records that are not short texts.
+    pub words: u32,
+    /// By word fingerprint, between a short text and another record.
+    pub mixed: u32,
+    /// By character-pair fingerprint, between short texts (once their
+    /// join is given up).
+    pub chars: u32,
+}
+
+impl SearchRadii {
+    /// `k` for every search.
+    pub fn all(k: u32) -> SearchRadii {
+        SearchRadii {
+            words: k,
+            mixed: k,
+            chars: k,
+        }
+    }
+}
 
 /// The comparison a candidate pair is decided by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -20,15 +44,16 @@ pub enum Space {
 
 /// Short kept records by their word fingerprint: searched only for
 /// records that are not short texts, so built only once one comes.
-/// Until then, fingerprints and numbers wait in two lists (12 bytes a
-/// record, where pairs would take 16).
+/// Until then, fingerprints, numbers and feature counts wait in three
+/// lists (14 bytes a record, where a tuple would take 16).
 #[derive(Debug)]
 enum ShortWords {
     Waiting {
         simhashes: Vec<u64>,
         numbers: Vec<u32>,
+        features: Vec<u16>,
     },
-    Built(Index),
+    Built(SizedIndex),
 }
 
 /// How kept short texts are found: by the join while it lasts; once the
@@ -49,13 +74,26 @@ struct Chars {
 /// Kept records in the two spaces of the scan's rule.
 #[derive(Debug)]
 pub struct Indexes {
-    /// The distance of searches by word fingerprint.
+    /// The distance of searches by word fingerprint between records that
+    /// are not short texts.
     max_distance: u32,
+    /// The distance of searches by word fingerprint between a short text
+    /// and another record.
+    mixed_distance: u32,
     /// The distance of searches by character-pair fingerprint (once the
     /// join of short texts is given up).
     chars_distance: u32,
-    /// Kept records that are not short texts, by word fingerprint.
-    words: Index,
+    /// The Jaccard threshold: with it, records' sizes rule out classes
+    /// of kept records ([`SizedIndex`]).
+    threshold: f64,
+    /// Kept records that are not short texts, by word fingerprint, laid
+    /// out for `max_distance`.
+    words: SizedIndex,
+    /// The same, laid out for `mixed_distance`, for short texts to search,
+    /// once the two radii differ: a layout for a wider radius searched
+    /// within a narrower one costs far more than its own (see
+    /// `Index::narrow`).
+    mixed_words: Option<SizedIndex>,
     /// Kept short texts by their character pairs.
     chars: Chars,
     /// Kept short texts, by word fingerprint.
@@ -63,14 +101,23 @@ pub struct Indexes {
 }
 
 impl Indexes {
-    /// Empty indexes for Jaccard `threshold`, searched within
-    /// `max_distance` by word fingerprint and within `chars_distance` by
+    /// Empty indexes for Jaccard `threshold`, searched within `radii`:
+    /// by word fingerprint between records that are not short texts, by
+    /// word fingerprint between a short text and another, and by
     /// character-pair fingerprint.
-    pub fn new(max_distance: u32, chars_distance: u32, threshold: f64) -> Indexes {
+    pub fn new(radii: SearchRadii, threshold: f64) -> Indexes {
+        let SearchRadii {
+            words: max_distance,
+            mixed: mixed_distance,
+            chars: chars_distance,
+        } = radii;
         Indexes {
+            threshold,
             max_distance,
+            mixed_distance,
             chars_distance,
-            words: Index::new(max_distance),
+            words: SizedIndex::new(max_distance),
+            mixed_words: (mixed_distance != max_distance).then(|| SizedIndex::new(mixed_distance)),
             chars: Chars {
                 joined: Some(Postings::new(threshold)),
                 fingerprints: None,
@@ -79,6 +126,7 @@ impl Indexes {
             short_words: ShortWords::Waiting {
                 simhashes: Vec::new(),
                 numbers: Vec::new(),
+                features: Vec::new(),
             },
         }
     }
@@ -91,10 +139,17 @@ impl Indexes {
     /// Makes the short texts searchable by word fingerprint (needed to
     /// query for a record that is not a short text).
     pub fn build_short_words(&mut self) {
-        if let ShortWords::Waiting { simhashes, numbers } = &mut self.short_words {
-            let mut index = Index::new(self.max_distance);
-            for (&simhash, &kept) in simhashes.iter().zip(numbers.iter()) {
-                index.insert(simhash, kept);
+        if let ShortWords::Waiting {
+            simhashes,
+            numbers,
+            features,
+        } = &mut self.short_words
+        {
+            let mut index = SizedIndex::new(self.mixed_distance);
+            for ((&simhash, &kept), &features) in
+                simhashes.iter().zip(numbers.iter()).zip(features.iter())
+            {
+                index.insert(simhash, kept, short_text_size(u64::from(features)));
             }
             self.short_words = ShortWords::Built(index);
         }
@@ -172,18 +227,26 @@ impl Indexes {
         matches
     }
 
-    /// Searches within `max_distance` by word fingerprint and within
-    /// `chars_distance` by character-pair fingerprint from now on, each if
-    /// narrower.
-    pub fn narrow(&mut self, max_distance: u32, chars_distance: u32) {
-        self.max_distance = self.max_distance.min(max_distance);
-        self.chars_distance = self.chars_distance.min(chars_distance);
-        self.words.narrow(max_distance);
+    /// Searches within `radii` from now on, each if narrower.
+    pub fn narrow(&mut self, radii: SearchRadii) {
+        let words = self.max_distance.min(radii.words);
+        let mixed = self.mixed_distance.min(radii.mixed);
+        if self.mixed_words.is_none() && words != mixed {
+            // Until now one index served both radii, which were equal.
+            self.mixed_words = Some(self.words.at_distance(mixed));
+        }
+        self.max_distance = words;
+        self.mixed_distance = mixed;
+        self.chars_distance = self.chars_distance.min(radii.chars);
+        self.words.narrow(words);
+        if let Some(index) = &mut self.mixed_words {
+            index.narrow(mixed);
+        }
         if let ShortWords::Built(index) = &mut self.short_words {
-            index.narrow(max_distance);
+            index.narrow(self.mixed_distance);
         }
         if let Some(index) = &mut self.chars.fingerprints {
-            index.narrow(chars_distance);
+            index.narrow(self.chars_distance);
         }
     }
 
@@ -212,7 +275,16 @@ impl Indexes {
     ) -> u64 {
         let mut band_matches = 0;
         let mut found = Vec::new();
-        self.words.query(record.words.simhash, &mut found);
+        let size = record.words_size();
+        let reachable = size.reachable(self.threshold);
+        let (index, distance) = match record.short {
+            Some(_) => (
+                self.mixed_words.as_ref().unwrap_or(&self.words),
+                self.mixed_distance,
+            ),
+            None => (&self.words, self.max_distance),
+        };
+        index.query(record.words.simhash, &reachable, distance, &mut found);
         out.extend(found.iter().map(|&(kept, _)| (kept, Space::Words)));
         found.clear();
         match &record.short {
@@ -234,7 +306,15 @@ impl Indexes {
             }
             None => {
                 if let ShortWords::Built(index) = &self.short_words {
-                    index.query(record.words.simhash, &mut found);
+                    // Short texts are filed by an upper bound of their
+                    // size: those that may reach it are from the least on.
+                    let sizes = *reachable.start()..=u64::MAX;
+                    index.query(
+                        record.words.simhash,
+                        &sizes,
+                        self.mixed_distance,
+                        &mut found,
+                    );
                     out.extend(found.iter().map(|&(kept, _)| (kept, Space::Words)));
                 }
             }
@@ -249,12 +329,16 @@ impl Indexes {
             .short
             .as_ref()
             .map(|short| (short.simhash, set, &short.bands));
-        self.insert_measures(record.words.simhash, short, order, number);
+        let words = (record.words.simhash, record.words_size());
+        self.insert_measures(words, short, order, number);
     }
 
+    /// Adds kept record `number`: `words`, its word fingerprint and size;
+    /// `short`, a short text's character-pair fingerprint, set and band
+    /// keys.
     fn insert_measures(
         &mut self,
-        words: u64,
+        (words, size): (u64, Size),
         short: Option<(u64, &[u64], &BandKeys)>,
         order: &TokenOrder,
         number: u32,
@@ -270,16 +354,43 @@ impl Indexes {
                 if let Some(index) = &mut self.chars.bands {
                     index.insert(bands, number);
                 }
+                let features = match size {
+                    Size::AtMost(features) => features,
+                    _ => u64::MAX,
+                };
                 match &mut self.short_words {
-                    ShortWords::Waiting { simhashes, numbers } => {
+                    ShortWords::Waiting {
+                        simhashes,
+                        numbers,
+                        features: counts,
+                    } => {
                         simhashes.push(words);
                         numbers.push(number);
+                        counts.push(u16::try_from(features).unwrap_or(u16::MAX));
                     }
-                    ShortWords::Built(index) => index.insert(words, number),
+                    ShortWords::Built(index) => {
+                        index.insert(words, number, short_text_size(features))
+                    }
                 }
             }
-            None => self.words.insert(words, number),
+            None => {
+                self.words.insert(words, number, size);
+                if let Some(index) = &mut self.mixed_words {
+                    index.insert(words, number, size);
+                }
+            }
         }
+    }
+}
+
+/// How a short text is filed among the short texts by word fingerprint:
+/// by its feature count, which bounds its distinct features (a count
+/// past `u16::MAX` is not held: unknown).
+fn short_text_size(features: u64) -> Size {
+    if features >= u64::from(u16::MAX) {
+        Size::Unknown
+    } else {
+        Size::AtMost(features)
     }
 }
 
@@ -288,6 +399,7 @@ impl Indexes {
 #[derive(Clone, Debug)]
 pub struct Recent {
     words: u64,
+    size: Size,
     /// Character-pair fingerprint, set and band keys, for a short text.
     short: Option<(u64, Vec<u64>, BandKeys)>,
     number: u32,
@@ -298,6 +410,7 @@ impl Recent {
     pub fn of(record: &Measured, set: &[u64], number: u32) -> Recent {
         Recent {
             words: record.words.simhash,
+            size: record.words_size(),
             short: record
                 .short
                 .as_ref()
@@ -312,6 +425,6 @@ impl Recent {
             .short
             .as_ref()
             .map(|(simhash, set, bands)| (*simhash, &set[..], bands));
-        indexes.insert_measures(self.words, short, order, self.number);
+        indexes.insert_measures((self.words, self.size), short, order, self.number);
     }
 }

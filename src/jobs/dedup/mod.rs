@@ -29,6 +29,7 @@ mod kept_texts;
 pub mod plan;
 mod set_cache;
 pub mod short_join;
+pub mod size_classes;
 mod whole;
 
 pub use files::{Files, dedup_files};
@@ -178,6 +179,9 @@ pub struct DedupStats {
     pub narrowed: Option<(u32, u64)>,
     /// The radius of the search of short texts by fingerprint.
     pub chars_distance: u32,
+    /// The radius of the search by word fingerprint between a short text
+    /// and another record, at the end.
+    pub mixed_distance: u32,
     /// Index bytes per kept record (texts and maps aside).
     pub index_bytes_per_record: usize,
     /// Short texts searched (compared with kept short texts by character
@@ -280,12 +284,12 @@ fn dedup_blocks_with_radii<R: Read + Send>(
                 measure_once(items, |text, hash| measure.measure_text(text, hash))
                     .into_iter()
                     .map(|(outcome, range)| {
-                        let prepared = outcome.map(|(record, (words, short))| {
+                        let prepared = outcome.map(|(record, measures)| {
                             let name = RecordName {
                                 line: record.line,
                                 id: record.id,
                             };
-                            let mut measured = Measured::of_record(record.text, words, short);
+                            let mut measured = Measured::of_record(record.text, measures);
                             measured.place = Some(offset + range.start as u64);
                             (name, measured)
                         });
@@ -354,9 +358,8 @@ impl Run {
             ShortTextSearch::Join => JoinBudget::UNLIMITED,
             _ => options.join_budget,
         };
-        let (words, chars) = (radii.words.radius(), radii.chars.radius());
         let mut filter =
-            Filter::new(measure, options.threshold, words, chars).with_join_budget(budget);
+            Filter::new(measure, options.threshold, radii.current()).with_join_budget(budget);
         match options.short_text_search {
             ShortTextSearch::Fingerprint => filter.stop_joining(),
             ShortTextSearch::Auto => filter = filter.with_bands_past_join(options.bands_budget),
@@ -411,6 +414,7 @@ impl Run {
             super::scan::expected_recall(options.threshold, words.radius());
         self.stats.narrowed = words.narrowed_from().map(|from| (words.first(), from));
         self.stats.chars_distance = chars.radius();
+        self.stats.mixed_distance = self.radii.mixed.radius();
         self.stats.candidates = self.filter.candidates;
         self.stats.index_bytes_per_record = self.filter.index_bytes_per_record();
         let (short_texts, stage_ends) = self.filter.short_texts_searched();

@@ -101,18 +101,21 @@ fn reference_in(
     threshold: f64,
     k: u32,
 ) -> (Vec<u64>, Vec<(u64, u64)>) {
-    reference_radii(lines, order, threshold, &|_| k)
+    reference_radii(lines, order, threshold, &|_| k, &|_| k)
 }
 
-/// The same, the j-th record with features (from 1, in `order`) searched
-/// within `radius(j)`.
+/// The same at radii that narrow: two records that are not short texts
+/// within `words_radius(j)`, j counting such records with features (from
+/// 1, in `order`); a short text and another within `mixed_radius(j)`, j
+/// counting every record with features.
 fn reference_radii(
     lines: &[String],
     order: &[usize],
     threshold: f64,
-    radius: &dyn Fn(u64) -> u32,
+    words_radius: &dyn Fn(u64) -> u32,
+    mixed_radius: &dyn Fn(u64) -> u32,
 ) -> (Vec<u64>, Vec<(u64, u64)>) {
-    let mut searched = 0u64;
+    let (mut searched, mut searched_long) = (0u64, 0u64);
     let fingerprinter = Fingerprinter::new(FeatureOptions::default());
     let short = ShortTexts::new(&FeatureOptions::default());
     struct Held {
@@ -132,19 +135,30 @@ fn reference_radii(
             kept.push(line);
             continue;
         }
-        searched += 1;
-        let k = radius(searched);
         let set = fingerprinter.feature_set_bytes(bytes);
         let short = short
             .fingerprint(bytes)
             .map(|_| short.feature_set_reader(bytes).unwrap());
+        searched += 1;
+        // The radius between records that are not short texts is planned
+        // on them alone.
+        if short.is_none() {
+            searched_long += 1;
+        }
+        let k_words = words_radius(searched_long);
+        let k_mixed = mixed_radius(searched);
         let same = held
             .iter()
             .find(|other| other.words.feature_digest == words.feature_digest);
         let near = same.or_else(|| {
             held.iter().find(|other| match (&short, &other.short) {
                 (Some(our_set), Some(their_set)) => jaccard(our_set, their_set) >= threshold,
-                _ => {
+                (ours, theirs) => {
+                    let k = if ours.is_none() && theirs.is_none() {
+                        k_words
+                    } else {
+                        k_mixed
+                    };
                     (words.simhash ^ other.words.simhash).count_ones() <= k
                         && jaccard(&set, &other.set) >= threshold
                 }
@@ -233,14 +247,18 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
-    /// A radius that narrows as the records come (the cost model's, here
-    /// scripted) is each record's own, counted in input order: the answer
-    /// is the greedy one at those radii, whatever the blocks.
+    /// Radii that narrow as the records come (the cost model's, here
+    /// scripted) are each record's own, counted in input order: the
+    /// answer is the greedy one at those radii, whatever the blocks. The
+    /// radius between records that are not short texts counts those
+    /// alone; the one between a short text and another counts them all.
     #[test]
     fn a_narrowing_radius_is_each_records_own_whatever_the_blocks(
         lines in corpus(),
         first in 8u32..33,
         narrowing in proptest::collection::vec(0u32..33, 0..4),
+        first_mixed in 0u32..33,
+        narrowing_mixed in proptest::collection::vec(0u32..33, 0..4),
         block_bytes in prop_oneof![Just(1usize), Just(64), Just(1 << 20)],
     ) {
         let input: Vec<u8> = lines.iter().flat_map(|line| format!("{line}\n").into_bytes()).collect();
@@ -251,13 +269,14 @@ proptest! {
         let mut diag = Diagnostics::new(false);
         let mut radii = Radii::for_options(&options);
         radii.words = plan::RadiusPlan::scripted(first, &narrowing);
+        radii.mixed = plan::RadiusPlan::scripted(first_mixed, &narrowing_mixed);
         let stats =
             dedup_blocks_with_radii(blocks, &records, &options, radii, None, &mut out, &mut diag).unwrap();
-        // The radius after the c-th record with features, c = 16, 32, ...
-        let radius = |j: u64| {
+        // The radius after the c-th record it counts, c = 16, 32, ...
+        let scripted = |first: u32, narrowing: &[u32], j: u64| {
             let mut k = first;
             let mut checkpoint = plan::FIRST_CHECKPOINT;
-            for &next in &narrowing {
+            for &next in narrowing {
                 if checkpoint >= j {
                     break;
                 }
@@ -266,10 +285,14 @@ proptest! {
             }
             k
         };
+        let radius = |j: u64| scripted(first, &narrowing, j);
+        let mixed = |j: u64| scripted(first_mixed, &narrowing_mixed, j);
         let order: Vec<usize> = (0..lines.len()).collect();
-        same_as_reference(&out, &lines, reference_radii(&lines, &order, 0.8, &radius))?;
+        same_as_reference(&out, &lines, reference_radii(&lines, &order, 0.8, &radius, &mixed))?;
+        let short = ShortTexts::new(&FeatureOptions::default());
         let searched = lines.iter().filter(|line| {
             Fingerprinter::new(FeatureOptions::default()).fingerprint_bytes(line.as_bytes()).features > 0
+                && short.fingerprint(line.as_bytes()).is_none()
         }).count() as u64;
         prop_assert_eq!(stats.max_distance, radius(searched + 1));
     }
@@ -609,4 +632,43 @@ fn thresholds_outside_zero_to_one_are_usage_errors_not_panics() {
         );
         assert!(out.kept.is_empty());
     }
+}
+
+/// Two records that are not short texts are searched within the radius
+/// planned on such records; a short text and another within the radius
+/// planned on them all, whichever comes first.
+#[test]
+fn each_kind_of_pair_is_searched_within_its_own_radius() {
+    let words = |count: usize| -> String {
+        (0..count)
+            .map(|i| format!("w{i:03}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    // 52 words (259 characters) are no short text; 51 (254) are one.
+    let (long, longer, short) = (words(52), words(53), words(51));
+    let fingerprinter = Fingerprinter::new(FeatureOptions::default());
+    let simhash = |text: &str| fingerprinter.fingerprint_bytes(text.as_bytes()).simhash;
+    let apart = |a: &str, b: &str| (simhash(a) ^ simhash(b)).count_ones();
+    assert!(apart(&long, &short) > 0 && apart(&long, &longer) > 0);
+    let dropped = |first: &str, second: &str, words: u32, mixed: u32| {
+        let input = format!("{first}\n{second}\n");
+        let options = DedupOptions::default();
+        let records = RecordOptions::default();
+        let blocks = RecordBlocks::with_block_bytes(input.as_bytes(), "stdin", &records, 1 << 20);
+        let mut radii = Radii::for_options(&options);
+        radii.words = plan::RadiusPlan::fixed(words);
+        radii.mixed = plan::RadiusPlan::fixed(mixed);
+        let mut out = Collected::default();
+        let mut diag = Diagnostics::new(false);
+        dedup_blocks_with_radii(blocks, &records, &options, radii, None, &mut out, &mut diag)
+            .unwrap();
+        out.dropped.len()
+    };
+    for (first, second) in [(&long, &short), (&short, &long)] {
+        assert_eq!(dropped(first, second, 64, 0), 0);
+        assert_eq!(dropped(first, second, 0, 64), 1);
+    }
+    assert_eq!(dropped(&long, &longer, 64, 0), 1);
+    assert_eq!(dropped(&long, &longer, 0, 64), 0);
 }

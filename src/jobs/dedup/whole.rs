@@ -15,6 +15,7 @@ use crate::report::Names;
 
 use super::filter::{Decision, Filter, Measured};
 use super::plan::Radii;
+use super::size_classes::Size;
 use super::{DedupStats, Keep, Output, RecordName};
 
 /// Bytes of each spool held in memory before the rest goes to a file.
@@ -114,12 +115,17 @@ impl Gathered {
             } else {
                 None
             };
+            let distinct = match short {
+                Some(_) => Size::Unknown,
+                None => filter.measure().distinct(&text),
+            };
             let measured = Measured {
                 text,
                 words,
                 short,
                 place: None,
                 words_set: None,
+                distinct,
             };
             let decision = filter.decide(&measured).map_err(spool)?;
             // The radii follow the order of the decisions.
