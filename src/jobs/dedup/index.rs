@@ -71,7 +71,20 @@ impl Layout {
     /// them (multi-index hashing, Norouzi, Punjani and Fleet, CVPR 2012):
     /// one table a block, looked up at every key within that radius of the
     /// query's. Fewer tables (less memory) for more lookups.
+    ///
+    /// No blocks: one table whose key is empty, so that a query compares
+    /// every entry. Where the radius is wide and the index small, that is
+    /// cheaper than k + 1 tables that each propose a share of it (at k =
+    /// 20, 21 tables of 3-bit keys propose an eighth each).
     pub fn new(max_distance: u32, blocks: u32) -> Layout {
+        if blocks == 0 {
+            return Layout {
+                max_distance,
+                blocks: 0,
+                masks: vec![0],
+                radius: 0,
+            };
+        }
         let blocks = blocks.clamp(1, 64);
         let block_masks = block_masks(blocks);
         if blocks <= max_distance {
@@ -632,7 +645,8 @@ impl Index {
         // Fewer blocks than k + 1 (lookups within a radius) only for a
         // large index: small ones (dedup's per-block ones) stay simple.
         let fewest = if self.len >= PROBING_FROM { 2 } else { k + 1 };
-        let best = (fewest..=(k + 4).min(64))
+        let best = std::iter::once(0)
+            .chain(fewest..=(k + 4).min(64))
             .map(|blocks| Layout::new(k, blocks))
             .filter(|layout| *layout != current)
             .filter(|layout| {
@@ -1028,9 +1042,17 @@ mod tests {
             extra in 0u32..=4,
             fewer in 0u32..=9,
             direct in any::<bool>(),
+            scan in any::<bool>(),
         ) {
-            // More blocks than k (exact keys) or at most k (a radius).
-            let blocks = if fewer == 0 || k == 0 { k + 1 + extra } else { 1 + fewer % k };
+            // More blocks than k (exact keys), at most k (a radius), or
+            // none (every entry compared).
+            let blocks = if scan {
+                0
+            } else if fewer == 0 || k == 0 {
+                k + 1 + extra
+            } else {
+                1 + fewer % k
+            };
             let layout = Layout::new(k, blocks);
             prop_assume!(layout.masks.iter().all(|&mask| layout.probes(mask) <= MAX_PROBES));
             let fingerprints = near_fingerprints(&seeds, &flips);
@@ -1045,6 +1067,25 @@ mod tests {
                 assert_finds_exactly(&mut index, &fingerprints, k);
             }
         }
+    }
+
+    #[test]
+    fn a_small_index_at_a_wide_radius_compares_every_entry() {
+        let scan = Layout::new(20, 0);
+        assert_eq!(
+            (scan.blocks, &scan.masks[..], scan.radius),
+            (0, &[0u64][..], 0)
+        );
+        assert_eq!(scan.probes(0), 1);
+        // At k = 20, k + 1 tables of 3-bit keys would each propose an
+        // eighth of the entries: comparing them all once costs less.
+        let mut next = pseudo_random(11);
+        let fingerprints: Vec<u64> = (0..FIRST_REVIEW + 100).map(|_| next()).collect();
+        let mut index = Index::new(20);
+        assert_eq!(index.blocks(), 21);
+        assert_finds_exactly(&mut index, &fingerprints, 20);
+        assert_eq!(index.blocks(), 0, "reviewed at {FIRST_REVIEW} entries");
+        assert_eq!(index.bytes_per_entry(), 12);
     }
 
     #[test]

@@ -98,22 +98,30 @@ fn class_sizes(class: usize) -> RangeInclusive<u64> {
 /// for records of unknown size. A class holds records by one kind of
 /// size: the caller keeps exact and lower-bounded sizes (records that
 /// are not short texts) apart from upper-bounded ones (short texts).
+///
+/// A class's index is made with its first entry: most runs fill a few
+/// classes, and a run makes a new empty one for each block.
 #[derive(Debug)]
 pub struct SizedIndex {
-    classes: Vec<Index>,
+    max_distance: u32,
+    classes: Vec<Option<Index>>,
 }
 
 impl SizedIndex {
     /// Empty classes searched within `max_distance`.
     pub fn new(max_distance: u32) -> SizedIndex {
         SizedIndex {
-            classes: (0..=SIZED).map(|_| Index::new(max_distance)).collect(),
+            max_distance,
+            classes: (0..=SIZED).map(|_| None).collect(),
         }
     }
 
     /// Adds `fingerprint` with `payload`, filed by `size`.
     pub fn insert(&mut self, fingerprint: u64, payload: u32, size: Size) {
-        self.classes[class_of(size)].insert(fingerprint, payload);
+        let max_distance = self.max_distance;
+        self.classes[class_of(size)]
+            .get_or_insert_with(|| Index::new(max_distance))
+            .insert(fingerprint, payload);
     }
 
     /// Appends to `out` every entry within `distance` of `fingerprint`
@@ -132,7 +140,7 @@ impl SizedIndex {
         for (class, index) in self.classes.iter().enumerate() {
             let held = class_sizes(class);
             let overlaps = held.start() <= sizes.end() && sizes.start() <= held.end();
-            if overlaps && !index.is_empty() {
+            if let (true, Some(index)) = (overlaps, index) {
                 index.query_within(fingerprint, distance, out);
             }
         }
@@ -141,24 +149,26 @@ impl SizedIndex {
     /// The same entries, in classes laid out for `max_distance`.
     pub fn at_distance(&self, max_distance: u32) -> SizedIndex {
         SizedIndex {
+            max_distance,
             classes: self
                 .classes
                 .iter()
-                .map(|index| index.at_distance(max_distance))
+                .map(|index| index.as_ref().map(|index| index.at_distance(max_distance)))
                 .collect(),
         }
     }
 
     /// Searches within `max_distance` from now on, if that is narrower.
     pub fn narrow(&mut self, max_distance: u32) {
-        for index in &mut self.classes {
+        self.max_distance = self.max_distance.min(max_distance);
+        for index in self.classes.iter_mut().flatten() {
             index.narrow(max_distance);
         }
     }
 
     /// Entries held.
     pub fn len(&self) -> usize {
-        self.classes.iter().map(Index::len).sum()
+        self.classes.iter().flatten().map(Index::len).sum()
     }
 
     /// Whether it holds none.
@@ -170,6 +180,7 @@ impl SizedIndex {
     pub fn bytes_per_entry(&self) -> usize {
         self.classes
             .iter()
+            .flatten()
             .max_by_key(|index| index.len())
             .map_or(0, Index::bytes_per_entry)
     }
