@@ -1,6 +1,8 @@
 //! `simdup fingerprint`: sha256sum-style lines, JSON Lines, stdin, errors.
 
-use crate::util::{TestDir, edit, json_lines, run_and_close_pipe, simdup, stderr, stdout, text};
+use crate::util::{
+    TestDir, edit, json_lines, run_and_close_pipe, saved_fingerprints, simdup, stderr, stdout, text,
+};
 
 #[test]
 fn one_line_per_document_after_a_header() {
@@ -275,13 +277,7 @@ fn names_that_are_not_utf8_survive_a_fingerprint_file() {
         .join(std::ffi::OsStr::from_bytes(b"b\xff.txt"));
     std::fs::write(&odd, edit(&body, &[10, 150])).unwrap();
     for format in ["text", "jsonl"] {
-        let saved = dir
-            .simdup()
-            .args(["fingerprint", "d", "--format", format])
-            .output()
-            .unwrap();
-        assert_eq!(saved.status.code(), Some(0), "{}", stderr(&saved));
-        dir.create("saved", &saved.stdout);
+        dir.create("saved", saved_fingerprints(&dir, "d", format));
         let output = dir
             .simdup()
             .args([

@@ -5,7 +5,8 @@ use std::collections::BTreeSet;
 use std::os::unix::fs::PermissionsExt;
 
 use crate::util::{
-    TestDir, assert_inputs_add_up, json_lines, permissions_apply, stderr, stdout, text,
+    TestDir, assert_inputs_add_up, json_lines, permissions_apply, saved_fingerprints, stderr,
+    stdout, text,
 };
 
 const ADDRESSES: &str = "\
@@ -280,13 +281,10 @@ fn saved_fingerprints_are_searched_like_documents() {
     dir.create("d/b.txt", &body);
     dir.create("d/c.txt", text(18, 400));
     for format in ["text", "jsonl"] {
-        let saved = dir
-            .simdup()
-            .args(["fingerprint", "d", "--format", format])
-            .output()
-            .unwrap();
-        assert_eq!(saved.status.code(), Some(0));
-        dir.create(&format!("saved.{format}"), &saved.stdout);
+        dir.create(
+            &format!("saved.{format}"),
+            saved_fingerprints(&dir, "d", format),
+        );
         let output = dir
             .simdup()
             .args([

@@ -105,6 +105,18 @@ pub fn edit(text: &str, positions: &[usize]) -> String {
     words.join(" ")
 }
 
+/// What `simdup fingerprint PATH --format FORMAT` prints, run in `dir`
+/// (it must succeed).
+pub fn saved_fingerprints(dir: &TestDir, path: &str, format: &str) -> Vec<u8> {
+    let saved = dir
+        .simdup()
+        .args(["fingerprint", path, "--format", format])
+        .output()
+        .unwrap();
+    assert_eq!(saved.status.code(), Some(0), "{}", stderr(&saved));
+    saved.stdout
+}
+
 /// Parses JSON Lines output.
 pub fn json_lines(output: &[u8]) -> Vec<serde_json::Value> {
     std::str::from_utf8(output)
