@@ -240,17 +240,8 @@ impl Measure {
     /// its size (measured in the same pass). `content_hash` is the text's
     /// xxh3-64.
     pub fn measure_text(&self, text: &[u8], content_hash: u64) -> TextMeasures {
-        if self.short.is_some() && !ShortTexts::is_short(text) {
-            let (words, set) = self
-                .fingerprinter
-                .fingerprint_and_set_reader(text, FILE_SET_FEATURES)
-                .unwrap_or_else(|_| unreachable!("a buffer cannot fail to read"));
-            return TextMeasures {
-                words,
-                short: None,
-                distinct: distinct_of(set.as_deref()),
-                words_set: set,
-            };
+        if let Some(measures) = self.measure_long(text) {
+            return measures;
         }
         let words = self
             .fingerprinter
@@ -301,18 +292,23 @@ impl Measure {
         })
     }
 
-    /// The distinct word features of a record that is not a short text,
-    /// while the short-text rule is on (`Unknown` otherwise): measured
-    /// again from its text, for records decided after they were read.
-    pub fn distinct(&self, text: &[u8]) -> Size {
+    /// What the text of a record that is not a short text measures, while
+    /// the short-text rule is on: its fingerprint, feature set and size,
+    /// in one pass (`None` for a short text, or with the rule off).
+    pub fn measure_long(&self, text: &[u8]) -> Option<TextMeasures> {
         if self.short.is_none() || ShortTexts::is_short(text) {
-            return Size::Unknown;
+            return None;
         }
-        let (_, set) = self
+        let (words, set) = self
             .fingerprinter
             .fingerprint_and_set_reader(text, FILE_SET_FEATURES)
             .unwrap_or_else(|_| unreachable!("a buffer cannot fail to read"));
-        distinct_of(set.as_deref())
+        Some(TextMeasures {
+            words,
+            short: None,
+            distinct: distinct_of(set.as_deref()),
+            words_set: set,
+        })
     }
 }
 

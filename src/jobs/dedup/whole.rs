@@ -115,16 +115,20 @@ impl Gathered {
             } else {
                 None
             };
-            let distinct = match short {
-                Some(_) => Size::Unknown,
-                None => filter.measure().distinct(&text),
+            // Measured again as it was read: a long text's set and size.
+            let long = match short {
+                Some(_) => None,
+                None => filter.measure().measure_long(&text),
             };
+            let (distinct, words_set) = long.map_or((Size::Unknown, None), |long| {
+                (long.distinct, long.words_set)
+            });
             let measured = Measured {
                 text,
                 words,
                 short,
                 place: None,
-                words_set: None,
+                words_set,
                 distinct,
             };
             let decision = filter.decide(&measured).map_err(spool)?;
