@@ -598,8 +598,8 @@ fn crowded_bands_give_way_to_fingerprints() {
     let said = stderr(&output);
     assert!(
         said.contains(
-            "the short texts' MinHash bands would make more than --max-candidates 10 pairs: \
-             searching them by fingerprint instead"
+            "the short texts' MinHash bands would hold more than --max-candidates 10 pairs, \
+             or compare more than 16 times as many: searching them by fingerprint instead"
         ),
         "{said}"
     );

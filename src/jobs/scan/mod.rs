@@ -680,8 +680,10 @@ fn space(
             Ok(found) => Some(found),
             Err(banded::Declined::Candidates(cap)) => {
                 diag.note(format_args!(
-                    "the short texts' MinHash bands would make more than --max-candidates {cap} \
-                     pairs: searching them by fingerprint instead"
+                    "the short texts' MinHash bands would hold more than --max-candidates {cap} \
+                     pairs, or compare more than {} times as many: searching them by \
+                     fingerprint instead",
+                    banded::PAIRS_COMPARED_PER_CANDIDATE
                 ));
                 None
             }
