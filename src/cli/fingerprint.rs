@@ -118,9 +118,16 @@ pub fn run(mut args: FingerprintArgs) -> anyhow::Result<Finished> {
         &walk,
         &fingerprinter,
         encoding,
+        // As a scan measures them (character pairs unless shingles were
+        // chosen), so that a scan of the fingerprints pairs them as a scan
+        // of the files does; only JSON Lines has room to say it.
+        format == FingerprintFormat::Jsonl && args.features.short_texts(),
         &mut diag,
         |name, encoded| match encoded {
-            Encoded::SimHash(fingerprint) => writer.entry(name, fingerprint, &mut out),
+            Encoded::SimHash {
+                fingerprint,
+                short_text,
+            } => writer.entry(name, fingerprint, short_text.as_ref(), &mut out),
             // The sparse encoding names its own parameters on each line.
             Encoded::Sdr(active) => {
                 let active: Vec<String> = active.iter().map(usize::to_string).collect();

@@ -10,7 +10,9 @@
 //!   for a newline (and `\r` for a carriage return).
 //! - JSON Lines: `{"path": "...", "simhash": "<16 hex>" or null, "features":
 //!   N, "bytes": N, "content_hash": "<16 hex>", "options": "...", "digest":
-//!   "<hex>"}`; only `path` and `simhash` are required.
+//!   "<hex>"}`; only `path` and `simhash` are required. A short text also
+//!   has `"short_simhash": "<16 hex>", "short_features": N`, its character
+//!   pairs' fingerprint.
 //!
 //! Fingerprints are only comparable when computed with the same options, so
 //! every digest met must be the same one.
@@ -43,6 +45,17 @@ pub struct FingerprintRecord {
     pub bytes: Option<u64>,
     /// xxh3-64 of the raw bytes, when recorded.
     pub content_hash: Option<u64>,
+    /// A short text's character-pair fingerprint, when recorded.
+    pub short_text: Option<SavedShortText>,
+}
+
+/// A short text's character-pair fingerprint, as saved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SavedShortText {
+    /// Its SimHash.
+    pub simhash: u64,
+    /// Its number of features.
+    pub features: u64,
 }
 
 /// Where the options of a set of fingerprints were first declared.
@@ -367,6 +380,7 @@ fn parse_text_line(line: &[u8]) -> Result<Line, String> {
             features: None,
             bytes: None,
             content_hash: None,
+            short_text: None,
         },
         None,
     ))
@@ -442,12 +456,13 @@ fn parse_json_line(line: &[u8]) -> Result<Line, String> {
         }
         _ => return Err("expected a field 'simhash': 16 hex digits or null".to_string()),
     };
-    let content_hash = match object.get("content_hash") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(hex)) => {
-            Some(parse_hex(hex.as_bytes()).ok_or("field 'content_hash' is not 16 hex digits")?)
-        }
-        Some(_) => return Err("field 'content_hash' is not 16 hex digits".to_string()),
+    let short_text = match (
+        optional_hex(&object, "short_simhash")?,
+        optional_count(&object, "short_features")?,
+    ) {
+        (Some(simhash), Some(features)) => Some(SavedShortText { simhash, features }),
+        (None, None) => None,
+        _ => return Err("fields 'short_simhash' and 'short_features' go together".to_string()),
     };
     let declaration = match optional_string(&object, "digest")? {
         Some(digest) => Some((digest, optional_string(&object, "options")?)),
@@ -459,10 +474,21 @@ fn parse_json_line(line: &[u8]) -> Result<Line, String> {
             simhash,
             features: optional_count(&object, "features")?,
             bytes: optional_count(&object, "bytes")?,
-            content_hash,
+            content_hash: optional_hex(&object, "content_hash")?,
+            short_text,
         },
         declaration,
     ))
+}
+
+fn optional_hex(object: &Map<String, Value>, field: &str) -> Result<Option<u64>, String> {
+    match object.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(hex)) => parse_hex(hex.as_bytes())
+            .map(Some)
+            .ok_or(format!("field '{field}' is not 16 hex digits")),
+        Some(_) => Err(format!("field '{field}' is not 16 hex digits")),
+    }
 }
 
 fn optional_count(object: &Map<String, Value>, field: &str) -> Result<Option<u64>, String> {

@@ -9,6 +9,7 @@ fn record(name: impl AsRef<[u8]>, simhash: Option<u64>) -> FingerprintRecord {
         features: None,
         bytes: None,
         content_hash: None,
+        short_text: None,
     }
 }
 
@@ -71,6 +72,7 @@ fn json_lines_format_with_null_simhash() {
                 features: Some(12),
                 bytes: Some(80),
                 content_hash: Some(0x0123_4567_89ab_cdef),
+                short_text: None,
             },
             FingerprintRecord {
                 features: Some(0),
@@ -80,6 +82,37 @@ fn json_lines_format_with_null_simhash() {
         ]
     );
     assert_eq!(set.provenance.unwrap().options.as_deref(), Some("words:3"));
+}
+
+#[test]
+fn json_lines_carry_a_short_texts_character_pairs_both_or_neither() {
+    let text = r#"{"path": "t.txt", "simhash": "00000000000000ff", "short_simhash": "000000000000abcd", "short_features": 9}
+"#;
+    let set = read_one(text, "s.jsonl").unwrap();
+    assert_eq!(
+        set.records,
+        [FingerprintRecord {
+            short_text: Some(SavedShortText {
+                simhash: 0xabcd,
+                features: 9,
+            }),
+            ..record("t.txt", Some(0xff))
+        }]
+    );
+    for (bad, said) in [
+        (
+            r#"{"path": "t", "simhash": null, "short_simhash": "000000000000abcd"}"#,
+            "fields 'short_simhash' and 'short_features' go together",
+        ),
+        (
+            r#"{"path": "t", "simhash": null, "short_simhash": "abcd", "short_features": 9}"#,
+            "field 'short_simhash' is not 16 hex digits",
+        ),
+    ] {
+        let error = error_of(read_one(bad, "s.jsonl"));
+        assert!(error.contains(said), "{error}");
+        assert!(error.contains("s.jsonl:1"), "{error}");
+    }
 }
 
 #[test]

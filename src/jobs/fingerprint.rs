@@ -16,6 +16,7 @@ use crate::diag::Diagnostics;
 use crate::error::STDIN;
 use crate::fingerprint::{Fingerprint, Fingerprinter, SdrShape};
 use crate::input::{self, FileDocument, Outcome, Walk, WalkOptions, path_bytes};
+use crate::jobs::scan::{Prefix, ShortTexts};
 use crate::parallel::{Ahead, FILES_PER_TASK, for_each_ordered_chunked};
 use crate::{Error, jobs};
 
@@ -32,7 +33,14 @@ pub enum Encoding {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Encoded {
     /// A fingerprint (of an empty document too: `features` is then 0).
-    SimHash(Fingerprint),
+    SimHash {
+        /// By the chosen features.
+        fingerprint: Fingerprint,
+        /// By character pairs, for a short text when they are measured
+        /// (one line of at most 256 characters: a scan compares two of
+        /// them so, README "Short texts").
+        short_text: Option<Fingerprint>,
+    },
     /// The ascending active indices (empty for a document without features).
     Sdr(Vec<usize>),
 }
@@ -41,7 +49,7 @@ impl Encoded {
     /// Whether the document had no features.
     pub fn is_empty(&self) -> bool {
         match self {
-            Encoded::SimHash(fingerprint) => fingerprint.features == 0,
+            Encoded::SimHash { fingerprint, .. } => fingerprint.features == 0,
             Encoded::Sdr(active) => active.is_empty(),
         }
     }
@@ -55,7 +63,8 @@ enum Input {
 
 /// Encodes every document of `paths` (`-`: stdin) and calls `emit(name,
 /// encoded)` for each, in input order, with the name as bytes (a path need
-/// not be UTF-8). Documents without features are
+/// not be UTF-8). With `short_texts`, a short text's SimHash comes with
+/// its character pairs' too. Documents without features are
 /// warned about; a SimHash still reaches `emit` (its writer decides how to
 /// show it), an empty sparse encoding does not. The first error `emit`
 /// returns stops the run and is returned (a closed pipe, a full disk).
@@ -64,9 +73,11 @@ pub fn run(
     walk: &WalkOptions,
     fingerprinter: &Fingerprinter,
     encoding: Encoding,
+    short_texts: bool,
     diag: &mut Diagnostics,
     mut emit: impl FnMut(&[u8], &Encoded) -> io::Result<()>,
 ) -> io::Result<()> {
+    let short = short_texts.then(|| ShortTexts::new(fingerprinter.options()));
     let inputs = paths
         .iter()
         .flat_map(|path| -> Box<dyn Iterator<Item = _> + Send> {
@@ -89,7 +100,8 @@ pub fn run(
         },
         |found| {
             let opened = matches!(found, Outcome::Done(_));
-            let outcome = found.and_then(|input| encode(fingerprinter, walk, encoding, input));
+            let outcome = found
+                .and_then(|input| encode(fingerprinter, short.as_ref(), walk, encoding, input));
             (opened, outcome)
         },
         |_, (opened, outcome)| {
@@ -144,9 +156,11 @@ pub fn run(
 }
 
 /// Encodes one document; its name is the path's bytes, or `-` for stdin
-/// (as sha256sum names it).
+/// (as sha256sum names it). With `short`, a short text's first bytes are
+/// kept as it is read, for its character pairs.
 fn encode(
     fingerprinter: &Fingerprinter,
+    short: Option<&ShortTexts>,
     walk: &WalkOptions,
     encoding: Encoding,
     input: Input,
@@ -164,9 +178,17 @@ fn encode(
     };
     opened.and_then(|reader| {
         let encoded = match encoding {
-            Encoding::SimHash => fingerprinter
-                .fingerprint_reader(reader)
-                .map(Encoded::SimHash),
+            Encoding::SimHash => {
+                let mut prefix = Prefix::new(reader);
+                fingerprinter
+                    .fingerprint_reader(&mut prefix)
+                    .map(|fingerprint| Encoded::SimHash {
+                        fingerprint,
+                        short_text: short
+                            .zip(prefix.whole())
+                            .and_then(|(short, text)| short.fingerprint(text)),
+                    })
+            }
             Encoding::Sdr(shape) => fingerprinter
                 .sdr_reader(reader, shape.size, shape.active)
                 .map(Encoded::Sdr),

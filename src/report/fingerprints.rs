@@ -40,6 +40,11 @@ struct Line<'a> {
     features: u64,
     bytes: u64,
     content_hash: String,
+    /// A short text's character-pair SimHash and feature count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    short_simhash: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    short_features: Option<u64>,
     options: &'a str,
     digest: &'a str,
 }
@@ -66,14 +71,17 @@ impl FingerprintWriter {
         }
     }
 
-    /// One document. The text format has no line for a document without
-    /// features; JSON Lines says `"simhash": null, "features": 0`. A name
-    /// that is not UTF-8 is written as its bytes in the text format, and
-    /// as `path_bytes` (base64) beside a readable `path` in JSON Lines.
+    /// One document, and for a short text its character pairs'
+    /// fingerprint (JSON Lines only: `short_simhash`, `short_features`).
+    /// The text format has no line for a document without features; JSON
+    /// Lines says `"simhash": null, "features": 0`. A name that is not
+    /// UTF-8 is written as its bytes in the text format, and as
+    /// `path_bytes` (base64) beside a readable `path` in JSON Lines.
     pub fn entry<W: Write>(
         &self,
         name: &[u8],
         fingerprint: &Fingerprint,
+        short_text: Option<&Fingerprint>,
         out: &mut W,
     ) -> io::Result<()> {
         let empty = fingerprint.features == 0;
@@ -91,6 +99,8 @@ impl FingerprintWriter {
                     features: fingerprint.features,
                     bytes: fingerprint.bytes,
                     content_hash: format!("{:016x}", fingerprint.content_hash),
+                    short_simhash: short_text.map(|short| format!("{:016x}", short.simhash)),
+                    short_features: short_text.map(|short| short.features),
                     options: &self.options,
                     digest: &self.digest,
                 };
@@ -119,7 +129,7 @@ mod tests {
         let writer = FingerprintWriter::new(format, "words:3".into(), "d1g35t".into());
         let mut out = Vec::new();
         writer.header(&mut out).unwrap();
-        writer.entry(name.as_bytes(), &fp, &mut out).unwrap();
+        writer.entry(name.as_bytes(), &fp, None, &mut out).unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -161,14 +171,14 @@ mod tests {
         let writer = FingerprintWriter::new(FingerprintFormat::Text, "w".into(), "d".into());
         let mut out = Vec::new();
         writer
-            .entry(b"a\xff\\.txt", &fingerprint(1, 9), &mut out)
+            .entry(b"a\xff\\.txt", &fingerprint(1, 9), None, &mut out)
             .unwrap();
         assert_eq!(out, b"\\0000000000000001  a\xff\\\\.txt\n");
 
         let writer = FingerprintWriter::new(FingerprintFormat::Jsonl, "w".into(), "d".into());
         let mut out = Vec::new();
         writer
-            .entry(b"a\xff.txt", &fingerprint(1, 9), &mut out)
+            .entry(b"a\xff.txt", &fingerprint(1, 9), None, &mut out)
             .unwrap();
         let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
         assert_eq!(value["path"], "a\u{fffd}.txt");
@@ -185,5 +195,24 @@ mod tests {
             "{\"path\":\"a\",\"simhash\":\"ffffffffffffffff\",\"features\":3,\"bytes\":42,\
              \"content_hash\":\"0000000000000abc\",\"options\":\"words:3\",\"digest\":\"d1g35t\"}\n"
         );
+    }
+
+    #[test]
+    fn a_short_texts_character_pairs_are_in_json_lines_only() {
+        let short = fingerprint(0x5, 7);
+        let mut out = Vec::new();
+        let writer = FingerprintWriter::new(FingerprintFormat::Jsonl, "w".into(), "d".into());
+        writer
+            .entry(b"t", &fingerprint(1, 2), Some(&short), &mut out)
+            .unwrap();
+        let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(value["short_simhash"], "0000000000000005");
+        assert_eq!(value["short_features"], 7);
+        let writer = FingerprintWriter::new(FingerprintFormat::Text, "w".into(), "d".into());
+        let mut out = Vec::new();
+        writer
+            .entry(b"t", &fingerprint(1, 2), Some(&short), &mut out)
+            .unwrap();
+        assert_eq!(out, b"0000000000000001  t\n");
     }
 }

@@ -299,3 +299,79 @@ fn names_that_are_not_utf8_survive_a_fingerprint_file() {
         assert_eq!(output.stdout, b"d/a.txt\nd/b\xff.txt\n\n", "{format}");
     }
 }
+
+/// Two one-line texts saved as JSON Lines keep their character pairs'
+/// fingerprint, so a verified scan of the saved fingerprints pairs them
+/// as a scan of the files does (by character pairs, not word shingles);
+/// the text format has no room for it, and shingles chosen turn it off.
+#[test]
+fn saved_short_texts_are_compared_by_character_pairs_as_files_are() {
+    let dir = TestDir::new();
+    dir.create(
+        "d/a.txt",
+        "One Stop Bakery, 1304 High St Rd, Wantirna, VIC, 3152\n",
+    );
+    dir.create(
+        "d/b.txt",
+        "One Stop Bakery, 1304 High Street Rd, Wantirna South, VIC, 3152\n",
+    );
+    dir.create("d/c.txt", "Burra Hotel, 5 Market Sq, Burra, SA, 5417\n");
+    let pairs = |args: &[&str]| {
+        let output = dir
+            .simdup()
+            .args(args)
+            .args(["--format", "jsonl"])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        json_lines(&output.stdout)
+            .into_iter()
+            .map(|pair| {
+                (
+                    pair["a"].clone(),
+                    pair["b"].clone(),
+                    pair["jaccard"].clone(),
+                    pair["features"].clone(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let files = pairs(&["scan", "d"]);
+    assert_eq!(files.len(), 1, "{files:?}");
+    let saved = saved_fingerprints(&dir, "d", "jsonl");
+    let lines = json_lines(&saved);
+    assert!(
+        lines
+            .iter()
+            .all(|line| line["short_features"].as_u64() > Some(0)),
+        "{lines:?}"
+    );
+    dir.create("saved.jsonl", saved);
+    assert_eq!(
+        pairs(&["scan", "--fingerprints", "saved.jsonl", "--verify"]),
+        files
+    );
+    // By word shingles the two are below the threshold.
+    dir.create("saved.txt", saved_fingerprints(&dir, "d", "text"));
+    assert_eq!(
+        pairs(&["scan", "--fingerprints", "saved.txt", "--verify"]),
+        []
+    );
+    let chosen = dir
+        .simdup()
+        .args([
+            "fingerprint",
+            "d",
+            "--format",
+            "jsonl",
+            "--shingle",
+            "words:3",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        json_lines(&chosen.stdout)
+            .iter()
+            .all(|line| line.get("short_simhash").is_none())
+    );
+}

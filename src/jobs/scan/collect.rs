@@ -240,12 +240,14 @@ pub fn collect_records<R: Read + Send>(
 
 /// Adds fingerprints read back from `simdup fingerprint` output: each
 /// file is cut into blocks of lines on the reading thread and parsed on the
-/// workers; declarations are checked in file order. A malformed line is
+/// workers; declarations are checked in file order. A short text's saved
+/// character-pair fingerprint is taken when `measures` compares them so. A malformed line is
 /// reported and counted as an error, and the rest is read. Returns what
 /// the files declared; an unreadable file or a second set of options ends
 /// the run.
 pub fn collect_saved(
     files: &[PathBuf],
+    measures: &Measures,
     documents: &mut Documents,
     diag: &mut Diagnostics,
 ) -> crate::Result<Declarations> {
@@ -267,7 +269,7 @@ pub fn collect_saved(
                     match taken {
                         Ok(Some((number, record))) => {
                             if seen.first(&record, &source_name, number, diag) {
-                                add_saved(record, documents, diag)
+                                add_saved(record, measures, documents, diag)
                             } else {
                                 documents.skipped(
                                     &String::from_utf8_lossy(&record.name),
@@ -341,7 +343,12 @@ impl SeenNames {
     }
 }
 
-fn add_saved(record: FingerprintRecord, documents: &mut Documents, diag: &mut Diagnostics) {
+fn add_saved(
+    record: FingerprintRecord,
+    measures: &Measures,
+    documents: &mut Documents,
+    diag: &mut Diagnostics,
+) {
     // A line without a feature count, or without the content hash that
     // exact matching of short documents needs, is searched by SimHash.
     let features = match (record.simhash, record.features, record.content_hash) {
@@ -357,6 +364,19 @@ fn add_saved(record: FingerprintRecord, documents: &mut Documents, diag: &mut Di
         // Saved files carry no feature digest: each is a class of its own.
         feature_digest: 0,
     };
+    // A short text's character pairs, when saved and compared so.
+    let short_text = record
+        .short_text
+        .filter(|_| measures.short.is_some())
+        .map(|short| {
+            ShortMeasure::unsketched(Fingerprint {
+                simhash: short.simhash,
+                features: short.features,
+                bytes: fingerprint.bytes,
+                content_hash: 0,
+                feature_digest: 0,
+            })
+        });
     let name = DocumentName::Bytes(record.name);
-    documents.fingerprinted(name, Origin::Saved, fingerprint, None, diag);
+    documents.fingerprinted(name, Origin::Saved, fingerprint, short_text, diag);
 }

@@ -949,7 +949,7 @@ fn collect(
             )
         }
         Inputs::Fingerprints(files) => {
-            let declared = collect::collect_saved(files, documents, diag)?;
+            let declared = collect::collect_saved(files, measures, documents, diag)?;
             if let Some(provenance) = &declared.provenance
                 && matches!(options.mode, Mode::Verified { .. })
                 && provenance.digest != options.features.digest()
