@@ -1,7 +1,8 @@
 //! `simdup fingerprint`: sha256sum-style lines, JSON Lines, stdin, errors.
 
 use crate::util::{
-    TestDir, edit, json_lines, run_and_close_pipe, saved_fingerprints, simdup, stderr, stdout, text,
+    TestDir, edit, json_lines, run_and_close_pipe, saved_fingerprints, saved_fingerprints_with,
+    simdup, stderr, stdout, text,
 };
 
 #[test]
@@ -357,20 +358,9 @@ fn saved_short_texts_are_compared_by_character_pairs_as_files_are() {
         pairs(&["scan", "--fingerprints", "saved.txt", "--verify"]),
         []
     );
-    let chosen = dir
-        .simdup()
-        .args([
-            "fingerprint",
-            "d",
-            "--format",
-            "jsonl",
-            "--shingle",
-            "words:3",
-        ])
-        .output()
-        .unwrap();
+    let chosen = saved_fingerprints_with(&dir, "d", "jsonl", &["--shingle", "words:3"]);
     assert!(
-        json_lines(&chosen.stdout)
+        json_lines(&chosen)
             .iter()
             .all(|line| line.get("short_simhash").is_none())
     );

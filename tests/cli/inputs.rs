@@ -5,8 +5,8 @@ use std::collections::BTreeSet;
 use std::os::unix::fs::PermissionsExt;
 
 use crate::util::{
-    TestDir, assert_inputs_add_up, json_lines, permissions_apply, saved_fingerprints, stderr,
-    stdout, text,
+    TestDir, assert_inputs_add_up, json_lines, permissions_apply, saved_fingerprints,
+    saved_fingerprints_with, stderr, stdout, text,
 };
 
 const ADDRESSES: &str = "\
@@ -385,19 +385,8 @@ fn fingerprints_made_with_other_options_are_refused() {
     let dir = TestDir::new();
     dir.create("d/a.txt", text(19, 300));
     for (name, shingle) in [("one.jsonl", "words:3"), ("two.jsonl", "chars:5")] {
-        let saved = dir
-            .simdup()
-            .args([
-                "fingerprint",
-                "d",
-                "--format",
-                "jsonl",
-                "--shingle",
-                shingle,
-            ])
-            .output()
-            .unwrap();
-        dir.create(name, &saved.stdout);
+        let saved = saved_fingerprints_with(&dir, "d", "jsonl", &["--shingle", shingle]);
+        dir.create(name, &saved);
     }
     let output = dir
         .simdup()

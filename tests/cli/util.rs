@@ -108,9 +108,20 @@ pub fn edit(text: &str, positions: &[usize]) -> String {
 /// What `simdup fingerprint PATH --format FORMAT` prints, run in `dir`
 /// (it must succeed).
 pub fn saved_fingerprints(dir: &TestDir, path: &str, format: &str) -> Vec<u8> {
+    saved_fingerprints_with(dir, path, format, &[])
+}
+
+/// The same, with more options to `simdup fingerprint`.
+pub fn saved_fingerprints_with(
+    dir: &TestDir,
+    path: &str,
+    format: &str,
+    options: &[&str],
+) -> Vec<u8> {
     let saved = dir
         .simdup()
         .args(["fingerprint", path, "--format", format])
+        .args(options)
         .output()
         .unwrap();
     assert_eq!(saved.status.code(), Some(0), "{}", stderr(&saved));
