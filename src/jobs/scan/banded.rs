@@ -67,38 +67,15 @@ impl TurnedAway {
     }
 }
 
-/// What is done with a pair of texts that share a band, by index.
-pub(super) trait Sorting: Sync {
-    /// Whether the pair is wanted at all.
-    fn asked(&self, a: usize, b: usize) -> bool;
-    /// Whether its sketches say it may reach the threshold (else it is
-    /// turned away).
-    fn may_reach(&self, a: usize, b: usize) -> bool;
-    /// The document pairs it stands for.
-    fn weight(&self, a: usize, b: usize) -> u64;
-}
-
-/// The class pairs of `entries`, sorted by what `asked`, `may_reach` and
-/// `weight` say of their classes.
-struct ByClass<'a> {
-    entries: &'a [(DocId, u64)],
-    asked: &'a (dyn Fn(ClassId, ClassId) -> bool + Sync),
-    may_reach: &'a (dyn Fn(ClassId, ClassId) -> bool + Sync),
-    weight: &'a (dyn Fn(ClassId, ClassId) -> u64 + Sync),
-    /// Where each index is in `entries` (the sample's every SAMPLE_EVERY-th).
-    step: usize,
-}
-
-impl Sorting for ByClass<'_> {
-    fn asked(&self, a: usize, b: usize) -> bool {
-        (self.asked)(self.entries[a * self.step].0, self.entries[b * self.step].0)
-    }
-    fn may_reach(&self, a: usize, b: usize) -> bool {
-        (self.may_reach)(self.entries[a * self.step].0, self.entries[b * self.step].0)
-    }
-    fn weight(&self, a: usize, b: usize) -> u64 {
-        (self.weight)(self.entries[a * self.step].0, self.entries[b * self.step].0)
-    }
+/// What becomes of a pair of texts that share a band.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fate {
+    /// Not wanted (against a stored corpus, a pair of two stored texts).
+    Unasked,
+    /// Held, to be verified.
+    Held,
+    /// Turned away by the sketches, standing for this many document pairs.
+    TurnedAway(u64),
 }
 
 /// The candidate pairs of `entries` (`(class, fingerprint)`, classes
@@ -135,18 +112,25 @@ pub(super) fn band_candidates(
         .iter()
         .map(|keys| keys.as_ref().ok().copied().flatten())
         .collect();
-    let by_class = |step| ByClass {
-        entries,
-        asked,
-        may_reach,
-        weight,
-        step,
+    // The fate of a pair of texts, by index (in the sample, every
+    // SAMPLE_EVERY-th entry).
+    let fate = |step: usize| {
+        move |a: usize, b: usize| {
+            let (a, b) = (entries[a * step].0, entries[b * step].0);
+            if !asked(a, b) {
+                Fate::Unasked
+            } else if may_reach(a, b) {
+                Fate::Held
+            } else {
+                Fate::TurnedAway(weight(a, b))
+            }
+        }
     };
     // The sample's pairs, scaled: a pair is in it with chance
     // 1/SAMPLE_EVERY².
     let square = (SAMPLE_EVERY * SAMPLE_EVERY) as u64;
     let allowed = max_candidates.saturating_mul(PREDICTED_MARGIN);
-    if pairs_sharing_a_band(&sampled, allowed / square, &by_class(SAMPLE_EVERY)).is_err() {
+    if pairs_sharing_a_band(&sampled, allowed / square, &fate(SAMPLE_EVERY)).is_err() {
         return Err(Declined::Candidates(max_candidates));
     }
     drop(sampled);
@@ -162,7 +146,7 @@ pub(super) fn band_candidates(
             }));
         },
     );
-    let (found, away) = pairs_sharing_a_band(&keys, max_candidates, &by_class(1))?;
+    let (found, away) = pairs_sharing_a_band(&keys, max_candidates, &fate(1))?;
     drop(keys);
     let mut pairs: Vec<search::Pair> = found
         .into_par_iter()
@@ -223,16 +207,15 @@ fn each_but_sampled_read<T: Send>(
 pub(super) const PAIRS_COMPARED_PER_CANDIDATE: u64 = BANDS as u64;
 
 /// Every pair of indexes `(i << 32 | j)`, `i < j`, whose keys are equal in
-/// some band (texts without keys share none) and that `sorting` asks for
-/// and may reach the threshold: sorted and distinct, with those turned
-/// away counted. A pair is taken in the first band it shares, so no list
+/// some band (texts without keys share none) whose `fate` is to be held:
+/// sorted and distinct, with those turned away counted. A pair is taken in the first band it shares, so no list
 /// of the pairs seen is held, and the bands are paired in parallel.
 /// Declined once more than `max_candidates` pairs are held, or the runs
 /// make more than [`PAIRS_COMPARED_PER_CANDIDATE`] times as many.
 fn pairs_sharing_a_band(
     keys: &[Option<BandKeys>],
     max_candidates: u64,
-    sorting: &impl Sorting,
+    fate: &(impl Fn(usize, usize) -> Fate + Sync),
 ) -> Result<(Vec<u64>, TurnedAway), Declined> {
     let declined = Declined::Candidates(max_candidates);
     let max_compared = max_candidates.saturating_mul(PAIRS_COMPARED_PER_CANDIDATE);
@@ -274,16 +257,15 @@ fn pairs_sharing_a_band(
                             .iter()
                             .zip(&keys_j[..band])
                             .any(|(x, y)| x == y);
-                        if shared_before || !sorting.asked(i, j) {
+                        if shared_before {
                             continue;
                         }
-                        if sorting.may_reach(i, j) {
-                            pairs.push((i as u64) << 32 | j as u64);
-                        } else {
-                            away = away.add(TurnedAway {
-                                pairs: 1,
-                                weight: sorting.weight(i, j),
-                            });
+                        match fate(i, j) {
+                            Fate::Unasked => {}
+                            Fate::Held => pairs.push((i as u64) << 32 | j as u64),
+                            Fate::TurnedAway(weight) => {
+                                away = away.add(TurnedAway { pairs: 1, weight });
+                            }
                         }
                     }
                 }
@@ -313,28 +295,22 @@ mod tests {
 
     /// Pairs asked for unless `i + j` is a multiple of `unasked`, turned
     /// away when a multiple of `away`, each standing for `i + 1` pairs.
-    struct Rule {
-        unasked: usize,
-        away: usize,
-    }
-
-    impl Sorting for Rule {
-        fn asked(&self, a: usize, b: usize) -> bool {
-            !(a + b).is_multiple_of(self.unasked)
-        }
-        fn may_reach(&self, a: usize, b: usize) -> bool {
-            !(a + b).is_multiple_of(self.away)
-        }
-        fn weight(&self, a: usize, _: usize) -> u64 {
-            a as u64 + 1
+    fn rule(unasked: usize, away: usize) -> impl Fn(usize, usize) -> Fate + Sync {
+        move |i, j| {
+            if (i + j).is_multiple_of(unasked) {
+                Fate::Unasked
+            } else if (i + j).is_multiple_of(away) {
+                Fate::TurnedAway(i as u64 + 1)
+            } else {
+                Fate::Held
+            }
         }
     }
 
     /// Every pair asked for and held.
-    const ALL: Rule = Rule {
-        unasked: usize::MAX,
-        away: usize::MAX,
-    };
+    fn all(_: usize, _: usize) -> Fate {
+        Fate::Held
+    }
 
     proptest! {
         /// Exactly the pairs that share a band key and are asked for, each
@@ -352,7 +328,7 @@ mod tests {
                 .into_iter()
                 .map(|keys| keys.map(|keys| std::array::from_fn(|band| keys[band])))
                 .collect();
-            let rule = Rule { unasked, away };
+            let rule = rule(unasked, away);
             let (found, turned) = pairs_sharing_a_band(&keys, u64::MAX, &rule).unwrap();
             let mut expected = Vec::new();
             let mut expected_away = TurnedAway::default();
@@ -360,15 +336,13 @@ mod tests {
                 for j in i + 1..keys.len() {
                     if let (Some(a), Some(b)) = (keys[i], keys[j])
                         && a.iter().zip(&b).any(|(x, y)| x == y)
-                        && rule.asked(i, j)
                     {
-                        if rule.may_reach(i, j) {
-                            expected.push((i as u64) << 32 | j as u64);
-                        } else {
-                            expected_away = expected_away.add(TurnedAway {
-                                pairs: 1,
-                                weight: rule.weight(i, j),
-                            });
+                        match rule(i, j) {
+                            Fate::Unasked => {}
+                            Fate::Held => expected.push((i as u64) << 32 | j as u64),
+                            Fate::TurnedAway(weight) => {
+                                expected_away = expected_away.add(TurnedAway { pairs: 1, weight });
+                            }
                         }
                     }
                 }
@@ -415,16 +389,13 @@ mod tests {
         // Ten texts with the same keys: 45 pairs in each of the bands,
         // the same 45, held once.
         let keys = vec![Some([7u32; BANDS]); 10];
-        let held = |max| pairs_sharing_a_band(&keys, max, &ALL).map(|(pairs, _)| pairs.len());
+        let held = |max| pairs_sharing_a_band(&keys, max, &all).map(|(pairs, _)| pairs.len());
         assert_eq!(held(45), Ok(45));
         assert_eq!(held(44), Err(Declined::Candidates(44)));
         // Pairs turned away by their sketches are not held, but each run
         // is compared: 16 bands of 45 pairs, at most 16 compared for each
         // one that may be held.
-        let none = Rule {
-            unasked: usize::MAX,
-            away: 1,
-        };
+        let none = rule(usize::MAX, 1);
         let turned = |max| {
             pairs_sharing_a_band(&keys, max, &none).map(|(pairs, away)| (pairs.len(), away.pairs))
         };
@@ -439,7 +410,7 @@ mod tests {
                 }))
             })
             .collect();
-        let held = |max| pairs_sharing_a_band(&keys, max, &ALL).map(|(pairs, _)| pairs.len());
+        let held = |max| pairs_sharing_a_band(&keys, max, &all).map(|(pairs, _)| pairs.len());
         assert_eq!(held(4), Ok(4));
         assert_eq!(held(3), Err(Declined::Candidates(3)));
     }
