@@ -6,6 +6,8 @@
 //! dedup finds its short texts past the join the same way.
 //!
 //! Each text is read again once for its keys (64 bytes a text are held),
+//! unless a join that was declined read it already (its sets are handed
+//! on, so the same keys come without a second pass over the texts),
 //! then each band's keys are sorted, and the texts of a run of equal keys
 //! are candidates pairwise, unless their sketches (src/verify/sketch.rs)
 //! turn them away. A run of many texts (lines of one log format crowd so)
@@ -24,6 +26,7 @@ use crate::search::{self, DocId};
 use crate::verify::bands::{BANDS, BandKeys, band_keys};
 
 use super::documents::ClassId;
+use super::joined::ReadSets;
 use super::sources::Sources;
 
 /// Texts read at once.
@@ -67,6 +70,14 @@ impl TurnedAway {
     }
 }
 
+/// Where the short texts' character pairs come from.
+pub(super) enum SetsFrom<'a> {
+    /// Their texts, read again.
+    Texts(&'a Sources<'a>),
+    /// The sets a declined join read, in entry order.
+    Joined(ReadSets),
+}
+
 /// What becomes of a pair of texts that share a band.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Fate {
@@ -90,21 +101,25 @@ enum Fate {
 /// than [`PAIRS_COMPARED_PER_CANDIDATE`] times as many pairs to compare.
 pub(super) fn band_candidates(
     entries: &[(DocId, u64)],
-    sources: &Sources<'_>,
+    sets: SetsFrom<'_>,
     asked: &(dyn Fn(ClassId, ClassId) -> bool + Sync),
     may_reach: &(dyn Fn(ClassId, ClassId) -> bool + Sync),
     weight: &(dyn Fn(ClassId, ClassId) -> u64 + Sync),
     max_candidates: u64,
     diag: &mut Diagnostics,
 ) -> Result<(search::SearchOutcome, TurnedAway), Declined> {
-    // None for a text without character pairs: it shares no band.
-    let keys_of = |&(class, _): &(DocId, u64)| {
-        sources
-            .short_text_set(class)
-            .map(|set| (!set.is_empty()).then(|| band_keys(&set)))
+    // None for a text without character pairs: it shares no band. The
+    // sets a declined join read are taken as they are; others are read
+    // again.
+    let keys_of = |at: usize| -> crate::Result<Option<BandKeys>> {
+        let set = match &sets {
+            SetsFrom::Joined(joined) => joined.sets.hashes(at).collect(),
+            SetsFrom::Texts(sources) => sources.short_text_set(entries[at].0)?,
+        };
+        Ok((!set.is_empty()).then(|| band_keys(&set)))
     };
-    let sample: Vec<_> = entries
-        .par_iter()
+    let sample: Vec<_> = (0..entries.len())
+        .into_par_iter()
         .step_by(SAMPLE_EVERY)
         .map(keys_of)
         .collect();
@@ -134,18 +149,21 @@ pub(super) fn band_candidates(
         return Err(Declined::Candidates(max_candidates));
     }
     drop(sampled);
+    // The texts a declined join could not read, reported as the bands
+    // would report them reading every text.
+    if let SetsFrom::Joined(joined) = &sets {
+        for error in &joined.unread {
+            diag.verify_error(error);
+        }
+    }
     let mut keys: Vec<Option<BandKeys>> = Vec::with_capacity(entries.len());
-    each_but_sampled_read(
-        entries.len(),
-        sample,
-        |at| keys_of(&entries[at]),
-        |text| {
-            keys.push(text.unwrap_or_else(|error| {
-                diag.verify_error(&error);
-                None
-            }));
-        },
-    );
+    each_but_sampled_read(entries.len(), sample, keys_of, |text| {
+        keys.push(text.unwrap_or_else(|error| {
+            diag.verify_error(&error);
+            None
+        }));
+    });
+    drop(sets);
     let (found, away) = pairs_sharing_a_band(&keys, max_candidates, &fate(1))?;
     drop(keys);
     let mut pairs: Vec<search::Pair> = found

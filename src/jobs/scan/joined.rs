@@ -63,12 +63,29 @@ pub const MIN_JOIN_SECONDS: f64 = 10.0;
 /// One set in this many is probed to estimate the join's cost.
 const SAMPLE_EVERY: usize = 256;
 
+/// Why the join was not used, and what it read.
+pub(super) struct Declined {
+    /// Why.
+    pub why: Why,
+    /// The sets it read, handed on so the search that replaces it need not
+    /// read every text again.
+    pub read: ReadSets,
+}
+
 /// Why the join was not used.
-pub(super) enum Declined {
+pub(super) enum Why {
     /// Its predicted cost passed the budget (core-seconds).
     Cost { budget: f64 },
     /// It found more pairs than may be held.
     Pairs,
+}
+
+/// The short texts' character pairs as the join read them.
+pub(super) struct ReadSets {
+    /// Each entry's set, in entry order (empty for one not read).
+    pub sets: RankedSets,
+    /// Why the unread ones were not, in entry order: not yet reported.
+    pub unread: Vec<crate::Error>,
 }
 
 /// Joins `texts` at `threshold` when the join's predicted cost fits
@@ -122,8 +139,8 @@ pub(super) fn join_short_texts(
             candidates as f64 * SECONDS_PER_CANDIDATE
         });
         let found = match estimate {
-            None => Err(Declined::Cost { budget }),
-            Some(_) => join.run(max_pairs).ok_or(Declined::Pairs),
+            None => Err(Why::Cost { budget }),
+            Some(_) => join.run(max_pairs).ok_or(Why::Pairs),
         };
         (predicted, found)
     } else {
@@ -139,7 +156,15 @@ pub(super) fn join_short_texts(
         (predicted, found)
     };
     joining.finish();
-    let found = found?;
+    let found = match found {
+        Ok(found) => found,
+        Err(why) => {
+            return Err(Declined {
+                why,
+                read: ReadSets { sets, unread },
+            });
+        }
+    };
     for error in &unread {
         diag.verify_error(error);
     }
@@ -201,7 +226,7 @@ fn every_pair(
     asked: &(dyn Fn(usize, usize) -> bool + Sync),
     affordable: u64,
     max_pairs: u64,
-) -> Result<Join, Declined> {
+) -> Result<Join, Why> {
     let readable: Vec<usize> = (0..sets.len()).filter(|&set| read[set]).collect();
     let row = |i: usize| {
         let a = readable[i];
@@ -212,12 +237,12 @@ fn every_pair(
         .map(|i| row(i).count() as u64)
         .sum();
     if count > affordable {
-        return Err(Declined::Cost {
+        return Err(Why::Cost {
             budget: affordable as f64 * SECONDS_PER_CANDIDATE,
         });
     }
     if count > max_pairs {
-        return Err(Declined::Pairs);
+        return Err(Why::Pairs);
     }
     let pairs: Vec<Joined> = (0..readable.len())
         .into_par_iter()
@@ -290,11 +315,11 @@ mod tests {
         assert_eq!(found.pairs.len(), 6);
         assert!(matches!(
             every_pair(&sets, &read, &all, 6, 5),
-            Err(Declined::Pairs)
+            Err(Why::Pairs)
         ));
         assert!(matches!(
             every_pair(&sets, &read, &all, 5, 6),
-            Err(Declined::Cost { .. })
+            Err(Why::Cost { .. })
         ));
     }
 }

@@ -602,6 +602,8 @@ fn space(
     } else {
         "by fingerprint"
     };
+    // What a declined join read, for the bands to take.
+    let mut joined_sets = None;
     if space == Space::ShortTexts && features <= joined::JOIN_BUDGET as f64 && join {
         let texts = joined::ShortTexts {
             entries: &entries,
@@ -621,18 +623,22 @@ fn space(
             options.progress,
             diag,
         );
-        match found {
+        let declined = match found {
             Ok(found) => return Ok(found),
-            Err(joined::Declined::Cost { budget }) => diag.note(format_args!(
+            Err(declined) => declined,
+        };
+        match declined.why {
+            joined::Why::Cost { budget } => diag.note(format_args!(
                 "joining the short texts would cost more than {budget:.1} core-seconds: \
                  searching them {instead} instead"
             )),
-            Err(joined::Declined::Pairs) => diag.note(format_args!(
+            joined::Why::Pairs => diag.note(format_args!(
                 "more than --max-candidates {} pairs of short texts: \
                  searching them {instead} instead",
                 options.max_candidates
             )),
         }
+        joined_sets = Some(declined.read);
     } else if space == Space::ShortTexts && join && features > joined::JOIN_BUDGET as f64 {
         diag.note(format_args!(
             "the short texts have {features:.0} character pairs, more than the join \
@@ -666,9 +672,13 @@ fn space(
                 entries.len()
             ),
         );
+        let sets = match joined_sets.take() {
+            Some(read) => banded::SetsFrom::Joined(read),
+            None => banded::SetsFrom::Texts(sources),
+        };
         let found = banded::band_candidates(
             &entries,
-            sources,
+            sets,
             &asked,
             &may_reach,
             &class_pair_weight,

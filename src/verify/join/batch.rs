@@ -17,6 +17,9 @@ pub struct RankedSets {
     tokens: Vec<u32>,
     ends: Vec<usize>,
     ranks: usize,
+    /// The hash each rank stands for (8 bytes a distinct token: a set's
+    /// hashes are at hand again without reading its text).
+    hashes: Vec<u64>,
 }
 
 impl RankedSets {
@@ -34,6 +37,13 @@ impl RankedSets {
     pub fn get(&self, index: usize) -> &[u32] {
         let start = if index == 0 { 0 } else { self.ends[index - 1] };
         &self.tokens[start..self.ends[index]]
+    }
+
+    /// The hashes of set `index`, as they were pushed (in rank order).
+    pub fn hashes(&self, index: usize) -> impl Iterator<Item = u64> + '_ {
+        self.get(index)
+            .iter()
+            .map(|&rank| self.hashes[rank as usize])
     }
 
     /// `sets` (sorted, distinct hashes) ranked by a [`Ranker`].
@@ -105,10 +115,12 @@ impl Ranker {
             set.sort_unstable();
             start = end;
         }
+        let hashes = by_rarity.iter().map(|&id| hashes[id as usize]).collect();
         RankedSets {
             tokens,
             ends,
-            ranks: hashes.len(),
+            ranks: rank.len(),
+            hashes,
         }
     }
 }
