@@ -177,22 +177,31 @@ fn encode(
         }
     };
     opened.and_then(|reader| {
-        let encoded = match encoding {
-            Encoding::SimHash => {
-                let mut prefix = Prefix::new(reader);
-                fingerprinter
-                    .fingerprint_reader(&mut prefix)
-                    .map(|fingerprint| Encoded::SimHash {
-                        fingerprint,
-                        short_text: short
-                            .zip(prefix.whole())
-                            .and_then(|(short, text)| short.fingerprint(text)),
-                    })
-            }
-            Encoding::Sdr(shape) => fingerprinter
-                .sdr_reader(reader, shape.size, shape.active)
-                .map(Encoded::Sdr),
-        };
+        let encoded =
+            match encoding {
+                // Only a short text's first bytes are kept, and only when its
+                // character pairs are wanted.
+                Encoding::SimHash => match short {
+                    Some(short) => {
+                        let mut prefix = Prefix::new(reader);
+                        fingerprinter
+                            .fingerprint_reader(&mut prefix)
+                            .map(|fingerprint| Encoded::SimHash {
+                                fingerprint,
+                                short_text: prefix.whole().and_then(|text| short.fingerprint(text)),
+                            })
+                    }
+                    None => fingerprinter.fingerprint_reader(reader).map(|fingerprint| {
+                        Encoded::SimHash {
+                            fingerprint,
+                            short_text: None,
+                        }
+                    }),
+                },
+                Encoding::Sdr(shape) => fingerprinter
+                    .sdr_reader(reader, shape.size, shape.active)
+                    .map(Encoded::Sdr),
+            };
         match encoded {
             Ok(encoded) => Outcome::Done((name, encoded)),
             Err(source) => Outcome::Failed(Error::io_named(error_name, source)),

@@ -241,10 +241,10 @@ pub fn collect_records<R: Read + Send>(
 /// Adds fingerprints read back from `simdup fingerprint` output: each
 /// file is cut into blocks of lines on the reading thread and parsed on the
 /// workers; declarations are checked in file order. A short text's saved
-/// character-pair fingerprint is taken when `measures` compares them so. A malformed line is
-/// reported and counted as an error, and the rest is read. Returns what
-/// the files declared; an unreadable file or a second set of options ends
-/// the run.
+/// character-pair fingerprint is taken when `measures` compares them so.
+/// A malformed line is reported and counted as an error, and the rest is
+/// read. Returns what the files declared; an unreadable file or a second
+/// set of options ends the run.
 pub fn collect_saved(
     files: &[PathBuf],
     measures: &Measures,

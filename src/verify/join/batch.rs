@@ -16,9 +16,9 @@ use crate::fingerprint::Identity;
 pub struct RankedSets {
     tokens: Vec<u32>,
     ends: Vec<usize>,
-    ranks: usize,
-    /// The hash each rank stands for (8 bytes a distinct token: a set's
-    /// hashes are at hand again without reading its text).
+    /// The hash each rank stands for, one a distinct token (so their
+    /// number is the number of ranks): a set's hashes are at hand again
+    /// without reading its text.
     hashes: Vec<u64>,
 }
 
@@ -39,7 +39,12 @@ impl RankedSets {
         &self.tokens[start..self.ends[index]]
     }
 
-    /// The hashes of set `index`, as they were pushed (in rank order).
+    /// How many ranks: distinct tokens.
+    fn ranks(&self) -> usize {
+        self.hashes.len()
+    }
+
+    /// The hashes pushed for set `index`, in rank order.
     pub fn hashes(&self, index: usize) -> impl Iterator<Item = u64> + '_ {
         self.get(index)
             .iter()
@@ -119,7 +124,6 @@ impl Ranker {
         RankedSets {
             tokens,
             ends,
-            ranks: rank.len(),
             hashes,
         }
     }
@@ -203,18 +207,18 @@ impl<'a> SelfJoin<'a> {
             .iter()
             .map(|&set| sets.get(set as usize).len())
             .collect();
-        let mut starts = vec![0usize; sets.ranks + 1];
+        let mut starts = vec![0usize; sets.ranks() + 1];
         for &set in &order {
             let set = sets.get(set as usize);
             for &token in &set[..index_prefix(set.len(), t)] {
                 starts[token as usize + 1] += 1;
             }
         }
-        for rank in 0..sets.ranks {
+        for rank in 0..sets.ranks() {
             starts[rank + 1] += starts[rank];
         }
         let mut filled = starts.clone();
-        let mut postings = vec![Posting { at: 0, position: 0 }; starts[sets.ranks]];
+        let mut postings = vec![Posting { at: 0, position: 0 }; starts[sets.ranks()]];
         for (at, &set) in order.iter().enumerate() {
             let set = sets.get(set as usize);
             for (position, &token) in set[..index_prefix(set.len(), t)].iter().enumerate() {
