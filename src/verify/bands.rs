@@ -58,8 +58,8 @@ const SEED: u64 = 0x6a09_e667_f3bc_c908;
 /// about once in 10^6 empty bins, and the rest are then computed.
 const PICKS_HELD: usize = 32;
 
-/// Picks tried for every bin, empty or not, without a branch: with 45 of
-/// 128 bins filled, all 8 miss for 3% of the empty bins.
+/// Picks an empty bin tries without a branch on each: with 45 of 128
+/// bins filled, all 8 miss for 3% of the empty bins.
 const FIRST_PICKS: usize = 8;
 
 /// For each bin, the bins its first [`PICKS_HELD`] attempts pick: the
@@ -81,44 +81,44 @@ fn pick(bin: usize, attempt: u64) -> usize {
 pub fn band_keys(set: &[u64]) -> BandKeys {
     const EMPTY: u64 = u64::MAX;
     let mut bins = [EMPTY; BINS];
+    // Bit `bin` set when the bin holds an element.
+    let mut occupied: u128 = 0;
+    // The same, a byte a bin: picks test it by a load, not a shift (256
+    // bytes, so a pick's `u8` needs no bounds check).
+    let mut is_filled = [0u8; 256];
     for &element in set {
         let hash = mix(element ^ SEED);
         let bin = (hash >> (64 - BIN_BITS)) as usize;
         // The low bits; never EMPTY.
         let value = hash & (u64::MAX >> BIN_BITS);
         bins[bin] = bins[bin].min(value);
+        occupied |= 1 << bin;
+        is_filled[bin] = 1;
     }
     if set.is_empty() {
         return [0; BANDS];
     }
     let filled = bins;
     let picks = &*PICKS;
-    // Whether a bin is empty, and which pick fills it, are random: a
-    // branch on them is mispredicted every other time, so every bin
-    // takes the first non-empty of its first picks without one (the last
-    // pick read first, so the first found wins), and only the few bins
-    // whose first picks all miss take the branch.
-    let mut missed = false;
-    for (bin, slot) in bins.iter_mut().enumerate() {
-        let mut value = EMPTY;
-        for &pick in picks[bin][..FIRST_PICKS].iter().rev() {
-            let picked = filled[usize::from(pick)];
-            value = if picked != EMPTY { picked } else { value };
-        }
-        let own = *slot;
-        *slot = if own != EMPTY { own } else { value };
-        missed |= *slot == EMPTY;
-    }
-    if missed {
-        for (bin, slot) in bins.iter_mut().enumerate() {
-            if *slot == EMPTY {
-                *slot = picks[bin][FIRST_PICKS..]
-                    .iter()
-                    .map(|&pick| filled[usize::from(pick)])
-                    .find(|&value| value != EMPTY)
-                    .unwrap_or_else(|| densified(&filled, bin, PICKS_HELD as u64 + 1));
+    // Only the empty bins are visited. Whether a pick is filled is a bit
+    // of `occupied`: an empty bin's first filled pick among its first
+    // picks is found from a mask of those bits, without a branch on
+    // each, so only the few bins whose first picks all miss take one
+    // (a branch a pick was mispredicted about once a bin).
+    let mut empty = !occupied;
+    while empty != 0 {
+        let bin = empty.trailing_zeros() as usize;
+        empty &= empty - 1;
+        let held = &picks[bin];
+        let first = filled_picks(&is_filled, &held[..FIRST_PICKS]);
+        bins[bin] = if first != 0 {
+            filled[usize::from(held[first.trailing_zeros() as usize])]
+        } else {
+            match filled_picks(&is_filled, &held[FIRST_PICKS..]) {
+                0 => densified(&filled, bin, PICKS_HELD as u64 + 1),
+                rest => filled[usize::from(held[FIRST_PICKS + rest.trailing_zeros() as usize])],
             }
-        }
+        };
     }
     // Row by row across the bands: the bands' hash chains are
     // independent, so their multiplications overlap.
@@ -129,6 +129,14 @@ pub fn band_keys(set: &[u64]) -> BandKeys {
         }
     }
     hashes.map(|hash| (hash >> 32) as u32)
+}
+
+/// Bit `i` set when `picks[i]` is a filled bin (at most 32 picks).
+#[inline]
+fn filled_picks(is_filled: &[u8; 256], picks: &[u8]) -> u32 {
+    picks.iter().enumerate().fold(0, |mask, (i, &pick)| {
+        mask | u32::from(is_filled[usize::from(pick)]) << i
+    })
 }
 
 /// The value an empty `bin` takes: that of the first non-empty bin among
