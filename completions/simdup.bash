@@ -176,7 +176,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__compare)
-            opts="-h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --binary --format --color --help --version"
+            opts="-z -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --decompress --binary --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -252,7 +252,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__dedup)
-            opts="-L -g -0 -t -k -q -v -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --hidden --follow --glob --max-filesize --binary --no-ignore --files-from --null --records --text-field --id-field --threshold --max-distance --min-features --short-texts --keep --print-duplicates --dropped --strict --quiet --verbose --threads --color --help --version"
+            opts="-z -L -g -0 -t -k -q -v -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --decompress --hidden --follow --glob --max-filesize --binary --no-ignore --files-from --null --records --text-field --id-field --threshold --max-distance --min-features --short-texts --keep --print-duplicates --dropped --strict --quiet --verbose --threads --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -392,7 +392,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__distributed__subcmd__fingerprint)
-            opts="-h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --color --help --version"
+            opts="-z -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --decompress --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -554,7 +554,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__distributed__subcmd__verify)
-            opts="-t -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --threshold --color --help --version"
+            opts="-z -t -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --decompress --threshold --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -616,7 +616,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__explain)
-            opts="-h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --binary --format --color --help --version"
+            opts="-z -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --decompress --binary --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -674,7 +674,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__fingerprint)
-            opts="-L -g -v -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --hidden --follow --glob --max-filesize --binary --no-ignore --format --sdr --verbose --threads --color --help --version"
+            opts="-z -L -g -v -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --decompress --hidden --follow --glob --max-filesize --binary --no-ignore --format --sdr --verbose --threads --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1026,7 +1026,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__index__subcmd__add)
-            opts="-L -g -q -v -j -h -V --records --text-field --id-field --db --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --hidden --follow --glob --max-filesize --binary --no-ignore --quiet --verbose --threads --color --help --version"
+            opts="-z -L -g -q -v -j -h -V --records --text-field --id-field --db --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --decompress --hidden --follow --glob --max-filesize --binary --no-ignore --quiet --verbose --threads --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1284,7 +1284,7 @@ _simdup() {
             return 0
             ;;
         simdup__subcmd__scan)
-            opts="-L -g -0 -t -k -q -v -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --hidden --follow --glob --max-filesize --binary --no-ignore --files-from --null --records --text-field --id-field --fingerprints --against --cache --threshold --raw --verify --max-distance --method --window --max-pairs --max-candidates --min-features --short-texts --format --groups --show-text --fail-on-duplicates --baseline --write-baseline --update-baseline --no-config --quiet --verbose --threads --color --help --version"
+            opts="-z -L -g -0 -t -k -q -v -j -h -V --shingle --case-sensitive --no-nfkc --keep-punctuation --token-similarity --hash --weight --vocabulary --encode-orphans --exclude-tokens --frequency-floor --frequency-ceiling --markup --transform --decompress --hidden --follow --glob --max-filesize --binary --no-ignore --files-from --null --records --text-field --id-field --fingerprints --against --cache --threshold --raw --verify --max-distance --method --window --max-pairs --max-candidates --min-features --short-texts --format --groups --show-text --fail-on-duplicates --baseline --write-baseline --update-baseline --no-config --quiet --verbose --threads --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -121,6 +121,11 @@ pub struct FeatureArgs {
     /// file's path; without $IN the file is on CMD's stdin. Run without a shell.
     #[arg(long, value_name = "CMD")]
     pub transform: Option<String>,
+
+    /// Read gzip files and record streams (known by their first bytes) as the text they hold,
+    /// as zcat does.
+    #[arg(short = 'z', long)]
+    pub decompress: bool,
 }
 
 impl FeatureArgs {
@@ -147,6 +152,7 @@ impl FeatureArgs {
             && self.frequency_ceiling.is_none()
             && self.markup == MarkupArg::Text
             && self.transform.is_none()
+            && !self.decompress
     }
 
     /// The library's feature options; reads the vocabulary files and
@@ -200,6 +206,7 @@ impl FeatureArgs {
                     Some(command) => Some(Arc::new(command.parse::<Transform>()?)),
                     None => None,
                 },
+                decompress: self.decompress,
             },
         };
         options.validate()?;

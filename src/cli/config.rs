@@ -47,6 +47,8 @@ pub struct ConfigFile {
     pub markup: Option<String>,
     /// `--transform`.
     pub transform: Option<String>,
+    /// `--decompress`.
+    pub decompress: Option<bool>,
     /// Accepted pairs and groups (the allowlist).
     #[serde(default)]
     pub accept: Vec<AcceptEntry>,
@@ -281,6 +283,12 @@ impl Config {
         {
             args.features.transform = Some(transform.clone());
         }
+        if let Some(decompress) = values.decompress
+            && !given("decompress")
+            && own_features
+        {
+            args.features.decompress = decompress;
+        }
     }
 }
 
@@ -350,7 +358,7 @@ mod tests {
         let config = parse(
             "paths = [\"docs\"]\nthreshold = 0.9\nglobs = [\"*.md\"]\nbaseline = \".b\"\n\
              format = \"sarif\"\nfail-on-duplicates = true\nno-ignore = true\n\
-             shingle = \"words:4\"\nmarkup = \"raw\"\ntransform = \"pandoc -t plain $IN\"\n[[accept]]\npaths = [\"licenses/*\"]\n\
+             shingle = \"words:4\"\nmarkup = \"raw\"\ntransform = \"pandoc -t plain $IN\"\ndecompress = true\n[[accept]]\npaths = [\"licenses/*\"]\n\
              [[accept]]\npair = [\"a.md\", \"b.md\"]\n",
         )
         .unwrap();

@@ -161,6 +161,7 @@ fn add(args: AddArgs) -> anyhow::Result<Finished> {
     let summary = if records {
         let records = args.record.to_options(walk.max_filesize)?;
         let (reader, name) = simdup::jobs::open_records(record_file.as_deref())?;
+        let (reader, _) = simdup::jobs::records_text(reader, &name, features.view.decompress)?;
         simdup::jobs::index::add_records(&mut store, reader, &name, &records, &features, &mut diag)?
     } else {
         simdup::jobs::index::add(&mut store, &args.paths, &walk, &features, &mut diag)?

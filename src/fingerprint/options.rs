@@ -188,6 +188,13 @@ impl FeatureOptions {
                     .into(),
             ));
         }
+        if self.view.decompress && self.view.transform.is_some() {
+            return Err(Error::Usage(
+                "--decompress and --transform do not go together: the converter reads the file \
+                 itself (give it the decompressed text, e.g. 'sh -c \"zcat $IN | pandoc -t plain\"')"
+                    .into(),
+            ));
+        }
         if self.encode_orphans && self.vocabulary.is_none() {
             return Err(Error::Usage(
                 "--encode-orphans needs --vocabulary FILE".into(),

@@ -13,6 +13,7 @@
 
 mod blocks;
 mod copies;
+pub(crate) mod decompress;
 mod delimited;
 mod field_path;
 mod files_from;
@@ -274,6 +275,19 @@ pub(crate) fn open_view(
     view: &View,
 ) -> Outcome<Box<dyn Read + Send>> {
     let Some(transform) = &view.transform else {
+        if view.decompress {
+            // The text inside is sniffed, not the compressed bytes.
+            return read::open_with(document, options, false).and_then(|reader| {
+                match read::decompressed_text(reader, options) {
+                    Ok(Some(text)) => Outcome::Done(view.markup_reader(&document.path, text)),
+                    Ok(None) => Outcome::Skipped {
+                        name: document.display.clone(),
+                        reason: SkipReason::Binary,
+                    },
+                    Err(source) => Outcome::Failed(crate::Error::io(&document.path, source)),
+                }
+            });
+        }
         return read::open(document, options)
             .map(|reader| view.markup_reader(&document.path, reader));
     };

@@ -88,14 +88,48 @@ pub(super) fn open_with(
 
 /// The reader, bounded by `--max-filesize` when there is one.
 fn limited(reader: Box<dyn Read + Send>, options: &WalkOptions) -> Outcome<Box<dyn Read + Send>> {
-    Outcome::Done(match options.max_filesize {
+    Outcome::Done(bounded(reader, options.max_filesize, "file grew"))
+}
+
+/// `reader`, failing once it yields more than `limit` bytes (if any): the
+/// error says that `what` went past the limit.
+fn bounded(
+    reader: Box<dyn Read + Send>,
+    limit: Option<u64>,
+    what: &'static str,
+) -> Box<dyn Read + Send> {
+    match limit {
         Some(limit) => Box::new(Limited {
             inner: reader,
             remaining: limit,
             limit,
+            what,
         }),
         None => reader,
-    })
+    }
+}
+
+/// The text of a compressed file ([`super::decompress`]), bounded by
+/// `--max-filesize` as a file is, and sniffed for binary content as a
+/// file is: `Ok(None)` when it looks binary. `reader` yields the file's
+/// bytes, unsniffed.
+pub(super) fn decompressed_text(
+    reader: Box<dyn Read + Send>,
+    options: &WalkOptions,
+) -> io::Result<Option<Box<dyn Read + Send>>> {
+    let mut text = bounded(
+        super::decompress::decompressed(reader)?,
+        options.max_filesize,
+        "decompressed text went",
+    );
+    let mut prefix = Vec::new();
+    (&mut text)
+        .take(SNIFF_BYTES as u64)
+        .read_to_end(&mut prefix)?;
+    if !options.binary && memchr::memchr(0, &prefix).is_some() {
+        return Ok(None);
+    }
+    Ok(Some(Box::new(Cursor::new(prefix).chain(text))))
 }
 
 /// FIFOs (and process substitutions such as `<(cmd)`) named explicitly.
@@ -162,6 +196,8 @@ struct Limited<R> {
     inner: R,
     remaining: u64,
     limit: u64,
+    /// What went past the limit, for the error.
+    what: &'static str,
 }
 
 impl<R: Read> Read for Limited<R> {
@@ -174,8 +210,8 @@ impl<R: Read> Read for Limited<R> {
         if n as u64 > self.remaining {
             self.remaining = 0;
             return Err(io::Error::other(format!(
-                "file grew past the maximum size of {} bytes while it was read",
-                self.limit
+                "{} past the maximum size of {} bytes while it was read",
+                self.what, self.limit
             )));
         }
         self.remaining -= n as u64;
@@ -192,6 +228,7 @@ mod tests {
             inner: data,
             remaining: limit,
             limit,
+            what: "file grew",
         }
     }
 

@@ -49,6 +49,21 @@ pub fn open_records(path: Option<&Path>) -> Result<(Box<dyn Read + Send>, String
     }
 }
 
+/// The records of a stream opened by [`open_records`], named `name`: with
+/// `decompress` (`-z`), the text of a gzip stream. True when it was gzip:
+/// places in the text are then not places in the file, so kept records
+/// cannot be read from it again.
+pub fn records_text(
+    reader: Box<dyn Read + Send>,
+    name: &str,
+    decompress: bool,
+) -> Result<(Box<dyn Read + Send>, bool)> {
+    if !decompress {
+        return Ok((reader, false));
+    }
+    input::decompress::gzip_text(reader).map_err(|error| Error::io(Path::new(name), error))
+}
+
 /// One of the two documents `compare` and `explain` take, opened.
 pub(crate) struct Named {
     /// The name shown: the path as given, or `-` for stdin.
@@ -70,7 +85,8 @@ pub(crate) fn at_most_one_stdin(a: &Path, b: &Path) -> Result<()> {
 }
 
 /// Opens a document named on the command line (or stdin) through the
-/// input layer's checks, through `view` (stdin is read as it is); one the
+/// input layer's checks, through `view` (stdin is read as it is, or
+/// decompressed with `-z`); one the
 /// checks pass over is an error saying it was `not_done` ("not compared")
 /// and why.
 pub(crate) fn open_named(
@@ -80,10 +96,15 @@ pub(crate) fn open_named(
     not_done: &str,
 ) -> Result<Named> {
     if is_stdin(path) {
+        let stdin: Box<dyn Read + Send> = Box::new(std::io::stdin());
+        let reader = match view.decompress {
+            true => records_text(stdin, STDIN, true)?.0,
+            false => stdin,
+        };
         return Ok(Named {
             name: "-".into(),
             error_name: STDIN.into(),
-            reader: Box::new(std::io::stdin()),
+            reader,
         });
     }
     let document = FileDocument {

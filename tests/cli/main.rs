@@ -7,6 +7,7 @@ mod ci;
 mod compare;
 mod completions;
 mod config;
+mod decompress;
 mod dedup;
 mod distributed;
 mod explain;

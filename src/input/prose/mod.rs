@@ -49,6 +49,9 @@ pub struct View {
     /// An external converter run on each file instead; its output is
     /// taken as plain text.
     pub transform: Option<Arc<Transform>>,
+    /// gzip files are read as the text they hold (`--decompress`; not
+    /// with a converter, which reads the file itself).
+    pub decompress: bool,
 }
 
 impl View {
@@ -57,6 +60,7 @@ impl View {
         View {
             markup: Markup::Raw,
             transform: None,
+            decompress: false,
         }
     }
 
@@ -75,6 +79,9 @@ impl View {
         if self.transform.is_some() {
             parts.push("transform");
         }
+        if self.decompress {
+            parts.push("decompress");
+        }
         parts
     }
 
@@ -88,14 +95,24 @@ impl View {
             bytes.extend_from_slice(b"\0transform:");
             bytes.extend_from_slice(transform.command().as_bytes());
         }
+        // Appended only when on, so the digests of earlier options stay.
+        if self.decompress {
+            bytes.extend_from_slice(b"\0decompress");
+        }
         bytes
     }
 
     /// The markup view of a file's bytes, by its name; `reader` unchanged
     /// for a file of no markup format, or with `--markup raw`. The
     /// converter of `--transform` is not run here (see [`Transform::run`]).
+    /// With `decompress`, the format is that of the name without `.gz`.
     pub fn markup_reader(&self, path: &Path, reader: Box<dyn Read + Send>) -> Box<dyn Read + Send> {
-        match (self.markup, Format::of(path)) {
+        let name = if self.decompress {
+            super::decompress::inner_name(path)
+        } else {
+            path
+        };
+        match (self.markup, Format::of(name)) {
             (Markup::Text, Some(format)) => Box::new(ProseReader::new(reader, format)),
             _ => reader,
         }
@@ -111,6 +128,9 @@ impl View {
                     .run(path, file, DEFAULT_OUTPUT_LIMIT)
                     .map_err(|error| io::Error::other(error.to_string()))?;
                 Ok(Box::new(io::Cursor::new(text)))
+            }
+            None if self.decompress => {
+                Ok(self.markup_reader(path, super::decompress::decompressed(file)?))
             }
             None => Ok(self.markup_reader(path, file)),
         }

@@ -237,10 +237,14 @@ pub fn dedup_path(
 ) -> crate::Result<DedupStats> {
     let (reader, name) = super::open_records(path)?;
     // Before the stream is read: stdin's place is where it starts.
-    let source = match options.keep {
+    let mut source = match options.keep {
         Keep::First => RecordSource::open(path, records, &name),
         _ => None,
     };
+    let (reader, gzip) = super::records_text(reader, &name, options.features.view.decompress)?;
+    if gzip {
+        source = None;
+    }
     let blocks = RecordBlocks::new(reader, &name, records).eager();
     let radii = Radii::for_options(options);
     dedup_blocks_with_radii(blocks, records, options, radii, source, output, diag)

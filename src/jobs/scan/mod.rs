@@ -941,10 +941,12 @@ fn collect(
             let (reader, name) = super::open_records(file.as_deref())?;
             let verifying = matches!(options.mode, Mode::Verified { .. });
             // Before the stream is read: stdin's place is where it starts.
-            if verifying
-                && let Some(source) =
-                    crate::input::RecordSource::open(file.as_deref(), record_options, &name)
-            {
+            let source = verifying
+                .then(|| crate::input::RecordSource::open(file.as_deref(), record_options, &name))
+                .flatten();
+            let (reader, gzip) =
+                super::records_text(reader, &name, options.features.view.decompress)?;
+            if let Some(source) = source.filter(|_| !gzip) {
                 documents.read_texts_from(source);
             }
             collect::collect_records(
