@@ -62,6 +62,15 @@ view and this one differ.
   `<<id>>` and `image:x.png[]` go), attribute references (`{name}`: a
   space) and formatting marks. Listing (`----`) and literal (`....`)
   blocks are kept verbatim; block titles (`.Title`) are text.
+- Man pages (roff: .man .mdoc .roff, and section extensions such as .1,
+  .3pm, .1ssl), line by line, only when the first line that is not blank
+  starts with `.` or `'` (anything else is read as it is): comment lines
+  and `\\"` comments, request and macro names, the arguments of
+  ROFF_LAYOUT and the blocks of ROFF_BLOCKS (up to `..` or the named end)
+  go; `.IP` keeps its tag only; in mdoc pages (after `.Dd`), the names of
+  MDOC_CALLED on a macro line go. Escapes, by regular expression:
+  special characters, strings and `\\N'..'` become a space; fonts, sizes,
+  colours, registers and delimited arguments (`\\h'..'`) go; `\\-` is `-`.
 
 Usage: benches/real/text-view.py SRC [--out OUT]
        benches/real/text-view.py --self-test
@@ -80,6 +89,8 @@ MARKDOWN = {"md", "markdown", "mdown", "mkd"}
 RST = {"rst", "rest"}
 ASCIIDOC = {"adoc", "asciidoc"}
 HTML = {"html", "htm", "xhtml"}
+ROFF = {"man", "mdoc", "roff"}
+ROFF_SECTION = re.compile(r"[1-9][a-z0-9]{0,5}")
 
 # Tags that do not separate words (`wo<b>rd</b>` is one word); every other
 # tag, known or not, does.
@@ -95,6 +106,8 @@ def format_of(doc_id):
                        ("html", HTML)):
         if ext in exts:
             return name
+    if ext in ROFF or ROFF_SECTION.fullmatch(ext):
+        return "roff"
     return None
 
 
@@ -503,8 +516,97 @@ def asciidoc_text(text):
     return "\n".join(out)
 
 
+# ---------------------------------------------------------------- roff
+
+
+# Requests and macros whose arguments the page does not show.
+ROFF_LAYOUT = frozenset(
+    "ad af as bd bp br cc ce ch chop cs cu ds ds1 ec el EE EN EQ eo ev EX fam fc fi fl fp ft hc "
+    "HP hw hy ie if in it lf ll ls lt mk mso na ne nf nh nm nn nr ns pc PD pl pn po ps rm rn rr "
+    "RE RS rs rt so sp ss ta tc TE ti tm TP tr TS ul UR vs MT Bd Bf Bk Bl Ed Ef Ek El".split())
+ROFF_BLOCKS = frozenset("de de1 dei am am1 ami ig".split())
+# mdoc macros callable on a macro line: markup there, not words.
+MDOC_CALLED = frozenset(
+    "Ac Ad An Ao Ap Aq Ar At Bc Bo Bq Brc Bro Brq Bsx Bx Cd Cm Dc Do Dq Dv Dx Ec Em En Eo Er Es "
+    "Ev Fa Fc Fl Fn Fo Fr Ft Fx Ic Li Lk Ms Mt Nm No Ns Nx Oc Oo Op Ox Pa Pc Pf Po Pq Qc Ql Qo Qq "
+    "Sc So Sq St Sx Sy Ta Tn Ux Va Vt Xc Xo Xr".split())
+# Escapes, in the order they are tried: what each becomes.
+_ROFF_ESCAPES = [
+    (re.compile(r'\\["#].*$'), ""),                                  # comment
+    (re.compile(r"\\(?:\(.{0,2}|\[[^\]]*\]?|\*(?:\(.{0,2}|\[[^\]]*\]?|.?))"), " "),   # characters, strings
+    (re.compile(r"\\[CN](.)(?:(?!\1).)*\1?"), " "),                    # a character by name or number
+    (re.compile(r"\\s[-+]?(?:\(..|\[[^\]]*\]?|'[^']*'?|\d)?"), ""),    # sizes
+    (re.compile(r"\\n[-+]?(?:\(..|\[[^\]]*\]?|.)"), ""),               # registers
+    (re.compile(r"\\[fFmMgkVY$](?:\(..|\[[^\]]*\]?|.)"), ""),        # fonts, colours, ...
+    (re.compile(r"\\[hvwolLDXZbxRABSH](.)(?:(?!\1).)*\1?"), ""),      # delimited arguments
+    (re.compile(r"\\[ ~0t]"), " "),
+    (re.compile(r"\\[-]"), "-"),
+    (re.compile(r"\\[e\\\\]"), "\\\\"),
+    (re.compile(r"\\[&),/:c%pruda|^{}!?]"), ""),
+    (re.compile(r"\\$"), ""),
+    (re.compile(r"\\(.)"), r"\1"),
+]
+
+
+def _roff_escapes(line):
+    # One pass, left to right: each escape is replaced where it starts.
+    out, at = [], 0
+    while True:
+        k = line.find("\\", at)
+        if k < 0:
+            out.append(line[at:])
+            return "".join(out)
+        out.append(line[at:k])
+        for pattern, repl in _ROFF_ESCAPES:
+            m = pattern.match(line, k)
+            if m:
+                out.append(m.expand(repl) if "\\" in repl else repl)
+                at = m.end()
+                break
+
+
+def roff_text(text):
+    lines = text.split("\n")
+    first = next((l for l in lines if l.strip()), "")
+    if not first.startswith((".", "'")):
+        return text
+    out, until, mdoc = [], None, False
+    for line in lines:
+        if until is not None:
+            out.append("")
+            if line.rstrip(" \t") == until:
+                until = None
+            continue
+        if not line.startswith((".", "'")):
+            out.append(_roff_escapes(line))
+            continue
+        rest = line[1:].lstrip(" \t")
+        if rest.startswith(('\\"', "\\#")):
+            out.append("")
+            continue
+        name, args = re.match(r"([^ \t]*)[ \t]*(.*)", rest).groups()
+        words = args.split()
+        if name == "Dd":
+            mdoc = True
+        if name in ROFF_BLOCKS:
+            ends = words[:1] if name == "ig" else words[1:2]
+            until = "." + (ends[0] if ends else ".")
+            out.append("")
+            continue
+        if not name or name in ROFF_LAYOUT:
+            out.append("")
+            continue
+        if name == "IP":
+            a = args.lstrip(" \t")
+            tag = a[:a.index('"', 1) + 1] if a.startswith('"') and '"' in a[1:] else (a.split() or [""])[0]
+            out.append(_roff_escapes(tag))
+            continue
+        out.append(" ".join(_roff_escapes(w) for w in words if not (mdoc and w in MDOC_CALLED)))
+    return "\n".join(out)
+
+
 VIEWS = {"markdown": markdown_text, "rst": rst_text, "asciidoc": asciidoc_text,
-         "html": html_text}
+         "html": html_text, "roff": roff_text}
 
 
 def text_view(doc_id, text):
@@ -540,6 +642,13 @@ def self_test():
                    "See https://x.org[the site] and link:a.html[page], <<id,text>> <<gone>> "
                    "image:x.png[] {attr} *bold*\nimage::big.png[]\n.Block title",
          "title keep it see the site and page text bold block title"),
+        ("ls.1", ".\\\" gone\n.TH LS \"1\" \"GNU\"\n.SH NAME\nls \\- list \\fBdirectory\\fR "
+                 "don\\(aqt\\s-1x\\s0 \\*(lq\\&.\n.TP\n.IP \\(bu 4\n.de X\nhidden\n..\n.sp 2\n"
+                 "\\h'3n'tail \\N'45' end \\\" comment",
+         "ls 1 gnu name ls list directory don tx tail end"),
+        ("ls.8", ".Dd May 1, 2024\n.Sh NAME\n.It Fl a Ar file\n.Bl -tag -width Ds\ntext",
+         "may 1 2024 name a file text"),
+        ("syslog.1", "Mar 3 host: \\fBx\\fR\n.hidden", "mar 3 host fbx fr hidden"),
         ("a.txt", "<p>kept</p>", "p kept p"),
     ]
     failed = 0
