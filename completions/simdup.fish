@@ -48,7 +48,7 @@ complete -c simdup -n "__fish_simdup_using_subcommand scan" -l vocabulary -d 'To
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l exclude-tokens -d 'Tokens to leave out, one per line' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l frequency-floor -d 'Leave out the first N occurrences of each token in a document (htm.core)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l frequency-ceiling -d 'Keep at most N occurrences of each token in a document (htm.core)' -r
-complete -c simdup -n "__fish_simdup_using_subcommand scan" -l markup -d 'How Markdown (.md), reStructuredText (.rst), AsciiDoc (.adoc) and HTML (.html) files are compared: on their text, or on their raw bytes' -r -f -a "text\t'Their text: markup, link targets, front matter and fence lines dropped, code kept'
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l markup -d 'How Markdown (.md), reStructuredText (.rst), AsciiDoc (.adoc), HTML (.html) and man page (.1 to .9, roff) files are compared: on their text, or on their raw bytes' -r -f -a "text\t'Their text: markup, link targets, front matter and fence lines dropped, code kept'
 raw\t'Their bytes as written'"
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l transform -d 'Compare what CMD writes for each file instead (e.g. \'pandoc -t plain $IN\'): $IN is the file\'s path; without $IN the file is on CMD\'s stdin. Run without a shell' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -s g -l glob -d 'Only files matching GLOB; `!GLOB` excludes. Repeatable' -r
@@ -120,7 +120,7 @@ complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l vocabulary
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l exclude-tokens -d 'Tokens to leave out, one per line' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l frequency-floor -d 'Leave out the first N occurrences of each token in a document (htm.core)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l frequency-ceiling -d 'Keep at most N occurrences of each token in a document (htm.core)' -r
-complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l markup -d 'How Markdown (.md), reStructuredText (.rst), AsciiDoc (.adoc) and HTML (.html) files are compared: on their text, or on their raw bytes' -r -f -a "text\t'Their text: markup, link targets, front matter and fence lines dropped, code kept'
+complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l markup -d 'How Markdown (.md), reStructuredText (.rst), AsciiDoc (.adoc), HTML (.html) and man page (.1 to .9, roff) files are compared: on their text, or on their raw bytes' -r -f -a "text\t'Their text: markup, link targets, front matter and fence lines dropped, code kept'
 raw\t'Their bytes as written'"
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l transform -d 'Compare what CMD writes for each file instead (e.g. \'pandoc -t plain $IN\'): $IN is the file\'s path; without $IN the file is on CMD\'s stdin. Run without a shell' -r
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -s g -l glob -d 'Only files matching GLOB; `!GLOB` excludes. Repeatable' -r
@@ -154,7 +154,7 @@ complete -c simdup -n "__fish_simdup_using_subcommand compare" -l vocabulary -d 
 complete -c simdup -n "__fish_simdup_using_subcommand compare" -l exclude-tokens -d 'Tokens to leave out, one per line' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand compare" -l frequency-floor -d 'Leave out the first N occurrences of each token in a document (htm.core)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand compare" -l frequency-ceiling -d 'Keep at most N occurrences of each token in a document (htm.core)' -r
-complete -c simdup -n "__fish_simdup_using_subcommand compare" -l markup -d 'How Markdown (.md), reStructuredText (.rst), AsciiDoc (.adoc) and HTML (.html) files are compared: on their text, or on their raw bytes' -r -f -a "text\t'Their text: markup, link targets, front matter and fence lines dropped, code kept'
+complete -c simdup -n "__fish_simdup_using_subcommand compare" -l markup -d 'How Markdown (.md), reStructuredText (.rst), AsciiDoc (.adoc), HTML (.html) and man page (.1 to .9, roff) files are compared: on their text, or on their raw bytes' -r -f -a "text\t'Their text: markup, link targets, front matter and fence lines dropped, code kept'
 raw\t'Their bytes as written'"
 complete -c simdup -n "__fish_simdup_using_subcommand compare" -l transform -d 'Compare what CMD writes for each file instead (e.g. \'pandoc -t plain $IN\'): $IN is the file\'s path; without $IN the file is on CMD\'s stdin. Run without a shell' -r
 complete -c simdup -n "__fish_simdup_using_subcommand compare" -l format -d 'Output format' -r -f -a "text\t'One `name  value` line per figure'
@@ -180,7 +180,7 @@ complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l vocabulary -d 'T
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l exclude-tokens -d 'Tokens to leave out, one per line' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l frequency-floor -d 'Leave out the first N occurrences of each token in a document (htm.core)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l frequency-ceiling -d 'Keep at most N occurrences of each token in a document (htm.core)' -r
-complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l markup -d 'How Markdown (.md), reStructuredText (.rst), AsciiDoc (.adoc) and HTML (.html) files are compared: on their text, or on their raw bytes' -r -f -a "text\t'Their text: markup, link targets, front matter and fence lines dropped, code kept'
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l markup -d 'How Markdown (.md), reStructuredText (.rst), AsciiDoc (.adoc), HTML (.html) and man page (.1 to .9, roff) files are compared: on their text, or on their raw bytes' -r -f -a "text\t'Their text: markup, link targets, front matter and fence lines dropped, code kept'
 raw\t'Their bytes as written'"
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l transform -d 'Compare what CMD writes for each file instead (e.g. \'pandoc -t plain $IN\'): $IN is the file\'s path; without $IN the file is on CMD\'s stdin. Run without a shell' -r
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s g -l glob -d 'Only files matching GLOB; `!GLOB` excludes. Repeatable' -r
@@ -233,7 +233,7 @@ complete -c simdup -n "__fish_simdup_using_subcommand explain" -l vocabulary -d 
 complete -c simdup -n "__fish_simdup_using_subcommand explain" -l exclude-tokens -d 'Tokens to leave out, one per line' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand explain" -l frequency-floor -d 'Leave out the first N occurrences of each token in a document (htm.core)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand explain" -l frequency-ceiling -d 'Keep at most N occurrences of each token in a document (htm.core)' -r
-complete -c simdup -n "__fish_simdup_using_subcommand explain" -l markup -d 'How Markdown (.md), reStructuredText (.rst), AsciiDoc (.adoc) and HTML (.html) files are compared: on their text, or on their raw bytes' -r -f -a "text\t'Their text: markup, link targets, front matter and fence lines dropped, code kept'
+complete -c simdup -n "__fish_simdup_using_subcommand explain" -l markup -d 'How Markdown (.md), reStructuredText (.rst), AsciiDoc (.adoc), HTML (.html) and man page (.1 to .9, roff) files are compared: on their text, or on their raw bytes' -r -f -a "text\t'Their text: markup, link targets, front matter and fence lines dropped, code kept'
 raw\t'Their bytes as written'"
 complete -c simdup -n "__fish_simdup_using_subcommand explain" -l transform -d 'Compare what CMD writes for each file instead (e.g. \'pandoc -t plain $IN\'): $IN is the file\'s path; without $IN the file is on CMD\'s stdin. Run without a shell' -r
 complete -c simdup -n "__fish_simdup_using_subcommand explain" -l format -d 'Output format' -r -f -a "text\t'For a person: figures, passages, and the lines unique to each side'
@@ -275,7 +275,7 @@ complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_sub
 complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l exclude-tokens -d 'Tokens to leave out, one per line' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l frequency-floor -d 'Leave out the first N occurrences of each token in a document (htm.core)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l frequency-ceiling -d 'Keep at most N occurrences of each token in a document (htm.core)' -r
-complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l markup -d 'How Markdown (.md), reStructuredText (.rst), AsciiDoc (.adoc) and HTML (.html) files are compared: on their text, or on their raw bytes' -r -f -a "text\t'Their text: markup, link targets, front matter and fence lines dropped, code kept'
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l markup -d 'How Markdown (.md), reStructuredText (.rst), AsciiDoc (.adoc), HTML (.html) and man page (.1 to .9, roff) files are compared: on their text, or on their raw bytes' -r -f -a "text\t'Their text: markup, link targets, front matter and fence lines dropped, code kept'
 raw\t'Their bytes as written'"
 complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l transform -d 'Compare what CMD writes for each file instead (e.g. \'pandoc -t plain $IN\'): $IN is the file\'s path; without $IN the file is on CMD\'s stdin. Run without a shell' -r
 complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -s g -l glob -d 'Only files matching GLOB; `!GLOB` excludes. Repeatable' -r
@@ -347,7 +347,7 @@ complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_se
 complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from fingerprint" -l exclude-tokens -d 'Tokens to leave out, one per line' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from fingerprint" -l frequency-floor -d 'Leave out the first N occurrences of each token in a document (htm.core)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from fingerprint" -l frequency-ceiling -d 'Keep at most N occurrences of each token in a document (htm.core)' -r
-complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from fingerprint" -l markup -d 'How Markdown (.md), reStructuredText (.rst), AsciiDoc (.adoc) and HTML (.html) files are compared: on their text, or on their raw bytes' -r -f -a "text\t'Their text: markup, link targets, front matter and fence lines dropped, code kept'
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from fingerprint" -l markup -d 'How Markdown (.md), reStructuredText (.rst), AsciiDoc (.adoc), HTML (.html) and man page (.1 to .9, roff) files are compared: on their text, or on their raw bytes' -r -f -a "text\t'Their text: markup, link targets, front matter and fence lines dropped, code kept'
 raw\t'Their bytes as written'"
 complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from fingerprint" -l transform -d 'Compare what CMD writes for each file instead (e.g. \'pandoc -t plain $IN\'): $IN is the file\'s path; without $IN the file is on CMD\'s stdin. Run without a shell' -r
 complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from fingerprint" -l color -d 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set or TERM is dumb'
@@ -370,7 +370,7 @@ complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_se
 complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from verify" -l exclude-tokens -d 'Tokens to leave out, one per line' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from verify" -l frequency-floor -d 'Leave out the first N occurrences of each token in a document (htm.core)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from verify" -l frequency-ceiling -d 'Keep at most N occurrences of each token in a document (htm.core)' -r
-complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from verify" -l markup -d 'How Markdown (.md), reStructuredText (.rst), AsciiDoc (.adoc) and HTML (.html) files are compared: on their text, or on their raw bytes' -r -f -a "text\t'Their text: markup, link targets, front matter and fence lines dropped, code kept'
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from verify" -l markup -d 'How Markdown (.md), reStructuredText (.rst), AsciiDoc (.adoc), HTML (.html) and man page (.1 to .9, roff) files are compared: on their text, or on their raw bytes' -r -f -a "text\t'Their text: markup, link targets, front matter and fence lines dropped, code kept'
 raw\t'Their bytes as written'"
 complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from verify" -l transform -d 'Compare what CMD writes for each file instead (e.g. \'pandoc -t plain $IN\'): $IN is the file\'s path; without $IN the file is on CMD\'s stdin. Run without a shell' -r
 complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from verify" -s t -l threshold -d 'Near-duplicates are pairs whose exact Jaccard is at least T (0-1)' -r

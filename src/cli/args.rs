@@ -112,8 +112,8 @@ pub struct FeatureArgs {
     #[arg(long, value_name = "N")]
     pub frequency_ceiling: Option<u32>,
 
-    /// How Markdown (.md), reStructuredText (.rst), AsciiDoc (.adoc) and HTML (.html) files are
-    /// compared: on their text, or on their raw bytes.
+    /// How Markdown (.md), reStructuredText (.rst), AsciiDoc (.adoc), HTML (.html) and man page
+    /// (.1 to .9, roff) files are compared: on their text, or on their raw bytes.
     #[arg(long, value_enum, value_name = "HOW", default_value_t = MarkupArg::Text)]
     pub markup: MarkupArg,
 

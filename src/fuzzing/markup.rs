@@ -1,4 +1,4 @@
-//! The markup view of Markdown, reStructuredText, AsciiDoc and HTML: no
+//! The markup view of Markdown, reStructuredText, AsciiDoc, HTML and roff: no
 //! panic on any input; the text is exactly as long as the input, with its
 //! line breaks in the same places (so lines and regions stay the file's);
 //! valid UTF-8 stays valid; read in short reads of any size (with
@@ -9,11 +9,12 @@ use std::io::Read;
 use super::{Choices, ShortReads};
 use crate::input::prose::{Format, prose_of, prose_reader};
 
-const FORMATS: [Format; 4] = [
+const FORMATS: [Format; 5] = [
     Format::Markdown,
     Format::Rst,
     Format::AsciiDoc,
     Format::Html,
+    Format::Roff,
 ];
 
 /// One markup document: the first byte chooses the format, the next two

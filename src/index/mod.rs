@@ -244,12 +244,20 @@ impl Store {
         match self.options()? {
             Some((describe, digest)) if digest != options.digest() => Err(Error::Data {
                 name: self.path.display().to_string(),
-                message: format!(
-                    "made with other feature options ({describe}, digest {digest}) than \
-                     these ({}, digest {}): give the same options, or use another index",
-                    options.describe(),
-                    options.digest()
-                ),
+                message: if describe == options.describe() {
+                    format!(
+                        "made by another version of simdup, whose fingerprints of the same \
+                         options differ (digest {digest}, now {}): make the index again",
+                        options.digest()
+                    )
+                } else {
+                    format!(
+                        "made with other feature options ({describe}, digest {digest}) than \
+                         these ({}, digest {}): give the same options, or use another index",
+                        options.describe(),
+                        options.digest()
+                    )
+                },
             }),
             _ => Ok(()),
         }

@@ -150,6 +150,30 @@ fn other_feature_options_are_refused_naming_both() {
 }
 
 #[test]
+fn an_index_of_an_earlier_definition_is_refused_as_such() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("i.db");
+    let mut store = Store::open(&path, true).unwrap();
+    let options = FeatureOptions::default();
+    store.put(&options, &[entry("a", 1)]).unwrap();
+    // The same options, as an earlier version wrote them: another digest.
+    store
+        .connection
+        .execute(
+            "UPDATE meta SET value = '0123456789abcdef' WHERE key = 'digest'",
+            [],
+        )
+        .unwrap();
+    let error = store
+        .put(&options, &[entry("b", 2)])
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("another version of simdup"), "{error}");
+    assert!(error.contains("make the index again"), "{error}");
+    assert_eq!(names(&store), ["a"]);
+}
+
+#[test]
 fn records_keep_their_text_and_are_told_from_files() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("i.db");

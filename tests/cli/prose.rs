@@ -381,3 +381,42 @@ fn explain_shows_the_text_of_unique_lines_and_leaves_out_blank_ones() {
     }
     assert!(!shown.contains("more unique lines"), "{shown}");
 }
+
+#[test]
+fn a_man_page_pairs_with_its_text_and_not_with_another_page_of_the_same_macros() {
+    let dir = TestDir::new();
+    // Two pages of different prose in the same roff scaffolding, and the
+    // text of the first as `man` shows it.
+    let page = |name: &str, seed: u64| -> (String, String) {
+        let mut roff = format!(".\\\" Generated page.\n.TH {name} 1 \"May 2024\"\n.SH NAME\n");
+        let mut shown = format!("{name} 1 May 2024\nNAME\n");
+        for paragraph in 0..6 {
+            let words = text(seed + paragraph, 12);
+            roff.push_str(&format!(
+                ".TP\n\\fB\\-\\-opt{paragraph}\\fR=\\fI\\,VALUE\\/\\fR\n{words}\n.PP\n.sp 1\n"
+            ));
+            shown.push_str(&format!("--opt{paragraph}=VALUE\n{words}\n"));
+        }
+        (roff, shown)
+    };
+    let (first, first_shown) = page("alpha", 300);
+    let (second, _) = page("beta", 400);
+    dir.create("docs/alpha.1", first);
+    dir.create("docs/beta.1", second);
+    dir.create("docs/alpha.txt", first_shown);
+    let report = pairs(&dir, &[]);
+    let listed: Vec<(&str, &str)> = report["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|pair| (pair["a"].as_str().unwrap(), pair["b"].as_str().unwrap()))
+        .collect();
+    assert_eq!(listed, [("docs/alpha.1", "docs/alpha.txt")], "{report}");
+    assert_eq!(report["pairs"][0]["jaccard"], 1.0, "{report}");
+    let raw = pairs(&dir, &["--markup", "raw"]);
+    let raw_pairs = raw["pairs"].as_array().unwrap();
+    assert!(
+        raw_pairs.iter().all(|pair| pair["b"] != "docs/alpha.txt"),
+        "{raw}"
+    );
+}

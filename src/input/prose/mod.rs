@@ -1,12 +1,13 @@
-//! The prose view of a document: Markdown, reStructuredText, AsciiDoc and
-//! HTML files compared on their text rather than their markup, and
+//! The prose view of a document: Markdown, reStructuredText, AsciiDoc,
+//! HTML and man page files compared on their text rather than their
+//! markup, and
 //! `--transform`'s external converters.
 //!
 //! The markup view keeps every line where it was: markup is removed
 //! within a line and the line is padded with spaces to its old length, so
 //! line numbers (`explain`, SARIF regions), byte counts and the `bytes` of
 //! a fingerprint are those of the file. Each format has a small scanner of
-//! its own (`markdown`, `rst`, `asciidoc`, `html`) that sees one line at a
+//! its own (`markdown`, `rst`, `asciidoc`, `html`, `roff`) that sees one line at a
 //! time and carries what it needs (an open fence, comment or tag) to the
 //! next; lines are cut every [`MAX_LINE`] bytes, so memory is bounded on
 //! any input and the view never depends on how the file is read.
@@ -15,6 +16,7 @@ mod asciidoc;
 mod html;
 mod inline;
 mod markdown;
+mod roff;
 mod rst;
 mod transform;
 
@@ -33,7 +35,7 @@ pub const MAX_LINE: usize = 256 * 1024;
 /// Whether markup files are compared on their text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Markup {
-    /// Markdown, reStructuredText, AsciiDoc and HTML files are compared on
+    /// Markdown, reStructuredText, AsciiDoc, HTML and man page files are compared on
     /// their text (the default).
     #[default]
     Text,
@@ -88,7 +90,9 @@ impl View {
     /// Everything of the view that changes features, for the digest.
     pub(crate) fn digest_bytes(&self) -> Vec<u8> {
         let mut bytes = match self.markup {
-            Markup::Text => b"markup:text".to_vec(),
+            // Man pages joined the text view later: fingerprints stored
+            // before (caches, indexes) are of their raw roff.
+            Markup::Text => b"markup:text+roff".to_vec(),
             Markup::Raw => b"markup:raw".to_vec(),
         };
         if let Some(transform) = &self.transform {
@@ -157,6 +161,10 @@ pub enum Format {
     AsciiDoc,
     /// `.html`, `.htm`, `.xhtml`.
     Html,
+    /// Man pages: `.1` to `.9` with an optional suffix (`.3pm`, `.1ssl`),
+    /// `.man`, `.mdoc`, `.roff`; read as roff only when their first line
+    /// that is not blank is a control line.
+    Roff,
 }
 
 impl Format {
@@ -169,9 +177,20 @@ impl Format {
             "rst" | "rest" => Format::Rst,
             "adoc" | "asciidoc" => Format::AsciiDoc,
             "html" | "htm" | "xhtml" => Format::Html,
+            "man" | "mdoc" | "roff" => Format::Roff,
+            section if is_man_section(section) => Format::Roff,
             _ => return None,
         })
     }
+}
+
+/// A man page section as an extension: a digit from 1 to 9, then up to
+/// five letters or digits (`1`, `3pm`, `1ssl`, `8posix`).
+fn is_man_section(extension: &str) -> bool {
+    let bytes = extension.as_bytes();
+    matches!(bytes.first(), Some(b'1'..=b'9'))
+        && bytes.len() <= 6
+        && bytes[1..].iter().all(u8::is_ascii_alphanumeric)
 }
 
 /// One format's scanner and what it carries from line to line.
@@ -180,6 +199,7 @@ enum Scanner {
     Rst(rst::State),
     AsciiDoc(asciidoc::State),
     Html(html::State),
+    Roff(roff::State),
 }
 
 impl Scanner {
@@ -189,6 +209,7 @@ impl Scanner {
             Format::Rst => Scanner::Rst(rst::State::default()),
             Format::AsciiDoc => Scanner::AsciiDoc(asciidoc::State::default()),
             Format::Html => Scanner::Html(html::State::default()),
+            Format::Roff => Scanner::Roff(roff::State::default()),
         }
     }
 
@@ -200,6 +221,7 @@ impl Scanner {
             Scanner::Rst(state) => state.line(line, start, out),
             Scanner::AsciiDoc(state) => state.line(line, start, out),
             Scanner::Html(state) => state.line(line, out),
+            Scanner::Roff(state) => state.line(line, start, out),
         }
     }
 }

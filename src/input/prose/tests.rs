@@ -7,11 +7,12 @@ use proptest::prelude::*;
 
 use super::*;
 
-const FORMATS: [Format; 4] = [
+const FORMATS: [Format; 5] = [
     Format::Markdown,
     Format::Rst,
     Format::AsciiDoc,
     Format::Html,
+    Format::Roff,
 ];
 
 /// A reader that hands out at most `n` bytes per read.
@@ -75,6 +76,16 @@ fn markup_bytes() -> impl Strategy<Value = Vec<u8>> {
         b"\t",
         b"1.",
         b"\\",
+        b"\\f",
+        b"\\(",
+        b"\\s-",
+        b"\\h'",
+        b"\\\"",
+        b".TH",
+        b".de",
+        b".IP \"",
+        b"\\[",
+        b"'",
     ]);
     prop::collection::vec(pieces, 0..80).prop_map(|pieces| pieces.concat())
 }
@@ -110,6 +121,13 @@ fn formats_by_extension_in_any_case() {
     assert_eq!(of("page.xhtml"), Some(Format::Html));
     assert_eq!(of("notes.txt"), None);
     assert_eq!(of("Makefile"), None);
+    assert_eq!(of("ls.1"), Some(Format::Roff));
+    assert_eq!(of("Digest::SHA.3pm"), Some(Format::Roff));
+    assert_eq!(of("openssl.1SSL"), Some(Format::Roff));
+    assert_eq!(of("page.man"), Some(Format::Roff));
+    assert_eq!(of("report.0"), None);
+    assert_eq!(of("libfoo.so.10"), Some(Format::Roff));
+    assert_eq!(of("archive.7z"), Some(Format::Roff));
     assert_eq!(of(".md"), None);
 }
 
