@@ -16,6 +16,11 @@ use flate2::read::MultiGzDecoder;
 /// The first bytes of every gzip stream (RFC 1952).
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
+/// Whether bytes that start a file are gzip's.
+pub fn is_gzip(start: &[u8]) -> bool {
+    start.starts_with(&GZIP_MAGIC)
+}
+
 /// What `reader` holds: the text inside it when it is gzip, else its bytes
 /// unchanged. Reads its first two bytes to tell.
 pub fn decompressed(reader: Box<dyn Read + Send>) -> io::Result<Box<dyn Read + Send>> {
@@ -29,7 +34,7 @@ pub fn gzip_text(mut reader: Box<dyn Read + Send>) -> io::Result<(Box<dyn Read +
         .take(GZIP_MAGIC.len() as u64)
         .read_to_end(&mut magic)?;
     let whole = Cursor::new(magic.clone()).chain(reader);
-    Ok(if magic == GZIP_MAGIC {
+    Ok(if is_gzip(&magic) {
         (Box::new(GzipText(MultiGzDecoder::new(whole))), true)
     } else {
         (Box::new(whole), false)

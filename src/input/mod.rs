@@ -78,6 +78,8 @@ pub struct WalkOptions {
 pub enum SkipReason {
     /// A NUL byte in the first 8 KiB, without `--binary`.
     Binary,
+    /// gzip data, without `-z` (which reads its text).
+    Compressed,
     /// The same file reached twice.
     Duplicate,
     /// Excluded by a glob.
@@ -112,8 +114,9 @@ impl fmt::Display for SkipReason {
 impl SkipReason {
     /// Every reason, in order.
     #[cfg(test)]
-    const ALL: [SkipReason; 9] = [
+    const ALL: [SkipReason; 10] = [
         SkipReason::Binary,
+        SkipReason::Compressed,
         SkipReason::Duplicate,
         SkipReason::Excluded,
         SkipReason::Hidden,
@@ -131,6 +134,7 @@ impl SkipReason {
             SkipReason::Ignored => "ignored",
             SkipReason::Excluded => "excluded",
             SkipReason::Binary => "binary",
+            SkipReason::Compressed => "compressed",
             SkipReason::TooLarge => "too_large",
             SkipReason::NotRegular => "not_regular",
             SkipReason::Symlink => "symlink",

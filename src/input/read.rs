@@ -76,7 +76,11 @@ pub(super) fn open_with(
         return failed(source);
     }
     if sniff && !options.binary && memchr::memchr(0, &prefix).is_some() {
-        return skipped(SkipReason::Binary);
+        return skipped(if super::decompress::is_gzip(&prefix) {
+            SkipReason::Compressed
+        } else {
+            SkipReason::Binary
+        });
     }
     if prefix.len() < SNIFF_BYTES {
         // The sniff read the whole file (it stopped at the end): no need

@@ -131,6 +131,7 @@ pub(crate) fn open_named(
 fn hint(reason: SkipReason) -> &'static str {
     match reason {
         SkipReason::Binary => " (use --binary to take it anyway)",
+        SkipReason::Compressed => " (gzip: -z reads its text)",
         SkipReason::TooLarge => " (larger than --max-filesize)",
         _ => "",
     }

@@ -54,7 +54,7 @@ fn gzip_files_pair_as_their_text_does_and_are_skipped_without_z() {
             .contains("decompress")
     );
     let without = report(&dir, &["scan", "gz"]);
-    assert_eq!(without["stats"]["skipped"]["binary"], 2, "{without}");
+    assert_eq!(without["stats"]["skipped"]["compressed"], 2, "{without}");
     assert_inputs_add_up(&zipped["stats"]);
 }
 
@@ -172,7 +172,7 @@ fn the_config_file_can_turn_it_on() {
     let zipped = report(&dir, &["scan", "gz"]);
     assert_eq!(zipped["pairs"].as_array().unwrap().len(), 1, "{zipped}");
     let off = report(&dir, &["scan", "gz", "--no-config"]);
-    assert_eq!(off["stats"]["skipped"]["binary"], 2, "{off}");
+    assert_eq!(off["stats"]["skipped"]["compressed"], 2, "{off}");
 }
 
 #[test]
@@ -213,4 +213,21 @@ fn gzipped_records_dedup_and_scan_as_their_text_does() {
         run(&args, None)
     };
     assert_eq!(pairs("lines.txt.gz", &["-z"]), pairs("lines.txt", &[]));
+}
+
+#[test]
+fn without_z_a_gzip_file_named_for_explain_says_how_to_read_it() {
+    let dir = TestDir::new();
+    near_copies(&dir);
+    let output = dir
+        .simdup()
+        .args(["explain", "gz/a.txt.gz", "gz/b.txt.gz"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(
+        message.contains("gz/a.txt.gz") && message.contains("compressed (gzip: -z reads its text)"),
+        "{message}"
+    );
 }
