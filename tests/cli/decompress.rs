@@ -231,3 +231,44 @@ fn without_z_a_gzip_file_named_for_explain_says_how_to_read_it() {
         "{message}"
     );
 }
+
+#[test]
+fn gzipped_records_are_indexed_as_their_text() {
+    let dir = TestDir::new();
+    let records: String = (0..3)
+        .map(|seed| {
+            let record = serde_json::json!({"id": format!("r{seed}"), "text": text(80 + seed, 30)});
+            format!("{record}\n")
+        })
+        .collect();
+    dir.create("records.jsonl", &records);
+    dir.create("records.jsonl.gz", gzip(records.as_bytes()));
+    let listed = |file: &str, db: &str, z: &[&str]| -> String {
+        let added = dir
+            .simdup()
+            .args([
+                "index",
+                "add",
+                file,
+                "--db",
+                db,
+                "--records",
+                "jsonl",
+                "--id-field",
+                "id",
+            ])
+            .args(z)
+            .output()
+            .unwrap();
+        assert_eq!(added.status.code(), Some(0), "{}", stderr(&added));
+        let ls = dir
+            .simdup()
+            .args(["index", "ls", "--db", db])
+            .output()
+            .unwrap();
+        String::from_utf8(ls.stdout).unwrap()
+    };
+    let plain = listed("records.jsonl", "plain.db", &[]);
+    assert!(plain.contains("r2"), "{plain}");
+    assert_eq!(listed("records.jsonl.gz", "zipped.db", &["-z"]), plain);
+}
