@@ -33,8 +33,9 @@ pub fn gzip_text(mut reader: Box<dyn Read + Send>) -> io::Result<(Box<dyn Read +
     (&mut reader)
         .take(GZIP_MAGIC.len() as u64)
         .read_to_end(&mut magic)?;
-    let whole = Cursor::new(magic.clone()).chain(reader);
-    Ok(if is_gzip(&magic) {
+    let gzip = is_gzip(&magic);
+    let whole = Cursor::new(magic).chain(reader);
+    Ok(if gzip {
         (Box::new(GzipText(MultiGzDecoder::new(whole))), true)
     } else {
         (Box::new(whole), false)
@@ -59,14 +60,12 @@ struct GzipText<R>(MultiGzDecoder<R>);
 impl<R: Read> Read for GzipText<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         self.0.read(buf).map_err(|error| match error.kind() {
-            // Errors of the file itself pass as they are.
-            io::ErrorKind::Interrupted => error,
-            io::ErrorKind::InvalidInput | io::ErrorKind::InvalidData | io::ErrorKind::Other => {
-                io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    format!("bad gzip data: {error}"),
-                )
-            }
+            // The decoder's own errors; the file's pass as they are (a
+            // file that grew past --max-filesize is not bad gzip).
+            io::ErrorKind::InvalidInput | io::ErrorKind::InvalidData => io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("bad gzip data: {error}"),
+            ),
             io::ErrorKind::UnexpectedEof => io::Error::new(
                 io::ErrorKind::InvalidData,
                 "bad gzip data: the stream is cut short (a truncated file?)",

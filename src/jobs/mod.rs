@@ -96,11 +96,7 @@ pub(crate) fn open_named(
     not_done: &str,
 ) -> Result<Named> {
     if is_stdin(path) {
-        let stdin: Box<dyn Read + Send> = Box::new(std::io::stdin());
-        let reader = match view.decompress {
-            true => records_text(stdin, STDIN, true)?.0,
-            false => stdin,
-        };
+        let (reader, _) = records_text(Box::new(std::io::stdin()), STDIN, view.decompress)?;
         return Ok(Named {
             name: "-".into(),
             error_name: STDIN.into(),
