@@ -156,3 +156,33 @@ fn the_raw_view_and_other_files_are_read_as_they_are() {
     assert_eq!(read(&View::default(), "a.txt"), doc);
     assert_eq!(read(&View::raw(), "a.md"), doc);
 }
+
+/// Yields its data, then fails once, then ends: an error lost is
+/// an end of file.
+struct FailsOnce<'a>(&'a [u8], bool);
+
+impl Read for FailsOnce<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.0.is_empty() {
+            if std::mem::replace(&mut self.1, true) {
+                return Ok(0);
+            }
+            return Err(io::Error::other("disk gone"));
+        }
+        let n = buf.len().min(self.0.len());
+        buf[..n].copy_from_slice(&self.0[..n]);
+        self.0 = &self.0[n..];
+        Ok(n)
+    }
+}
+
+#[test]
+fn a_read_gives_many_lines_and_an_error_after_them_comes_next() {
+    let doc = b"# Title\n*one*\ntwo\n";
+    let mut reader = ProseReader::new(FailsOnce(doc, false), Format::Markdown);
+    let mut buf = [0u8; 64];
+    let n = reader.read(&mut buf).unwrap();
+    assert_eq!(&buf[..n], prose_of(Format::Markdown, doc).as_slice());
+    let error = reader.read(&mut buf).unwrap_err();
+    assert_eq!(error.to_string(), "disk gone");
+}
