@@ -1,8 +1,8 @@
 //! The join of dedup's kept short texts: its token order, the reorders
 //! that rank the tokens by rarity, and the budgets past which short texts
 //! are joined on their rarest character pair only (beside a search by
-//! fingerprint), then found by fingerprint alone (README, "Filtering a
-//! stream: dedup").
+//! fingerprint), then found by fingerprint alone (docs/DEDUP.md, "Short
+//! texts in a long stream").
 //! Everything here is counted in input order, so it does not depend on
 //! how the stream is cut into blocks.
 
