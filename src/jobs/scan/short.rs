@@ -5,7 +5,7 @@
 //! pair with a longer text, or one of several lines, is compared by the
 //! scan's word shingles.
 //!
-//! The rule was chosen by measurement (docs/QUALITY.md, "Short texts"): it
+//! The rule was chosen by measurement (README, "Short texts"): it
 //! finds the seed lecture's address cases and the tickets fixture's
 //! reworded request, and on real document corpora it leaves the answer
 //! within 0.3% of the word 3-shingle one, where a rule on length alone
