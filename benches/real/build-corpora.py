@@ -13,6 +13,13 @@ Corpora (each in OUT/NAME/):
   of each package): licence texts and boilerplate.
 - pypi-releases: the text files of the sdists in
   benches/real/pypi-releases.txt, fetched with `pip download`.
+- mixed: debian-docs and pypi-releases together (built first if asked in
+  the same run, else read from OUT), with the man pages installed on this
+  machine (/usr/share/man, decompressed, redirects left out): a corpus
+  past the cost model's small-corpus size (20,000), of the kind whose
+  documents crowd (versions of one project's files, man pages). Its size
+  depends on the packages installed: 45,510 documents on the development
+  machine (21,008 of them man pages).
 - short-records: the one-line descriptions of the packages in Debian's
   main Packages index (bookworm, the machine's architecture), at most three
   packages per source package, one record per package, id = package name.
@@ -50,7 +57,7 @@ import zipfile
 from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-CORPORA = ("debian-docs", "debian-copyright", "pypi-releases", "short-records")
+CORPORA = ("debian-docs", "debian-copyright", "pypi-releases", "short-records", "mixed")
 MAX_BYTES = 1 << 20
 PER_SOURCE = 3  # short-records: packages kept per source package
 SNIFF = 8192
@@ -460,6 +467,43 @@ def build_short_records(out):
     })
 
 
+def build_mixed(out):
+    corpus = Corpus(out, "mixed")
+    for name in ("debian-docs", "pypi-releases"):
+        path = os.path.join(out, name, "corpus.jsonl")
+        if not os.path.exists(path):
+            sys.exit(f"build-corpora: {path} is missing: build {name} first")
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                doc = json.loads(line)
+                corpus.docs[doc["id"]] = (doc["text"], name)
+    man = "/usr/share/man"
+    for root, dirs, files in os.walk(man):
+        dirs.sort()
+        for name in sorted(files):
+            path = os.path.join(root, name)
+            if os.path.islink(path) or not os.path.isfile(path):
+                corpus.skip("link")
+                continue
+            with open(path, "rb") as f:
+                data = f.read()
+            if name.endswith(".gz"):
+                try:
+                    data = gzip.decompress(data)
+                except (OSError, EOFError):
+                    corpus.skip("bad_gzip")
+                    continue
+                name = name[:-3]
+            if data.startswith(b".so ") and len(data) < 256:
+                corpus.skip("man_redirect")
+                continue
+            rel = os.path.join("man", os.path.relpath(root, man), name)
+            corpus.add(rel, data, kind="man")
+    corpus.write({
+        "source": "debian-docs and pypi-releases (as built), and this machine's /usr/share/man",
+    })
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", default="target/real", help="output folder (default target/real)")
@@ -476,6 +520,8 @@ def main():
         build_pypi(args.out)
     if "short-records" in want:
         build_short_records(args.out)
+    if "mixed" in want:
+        build_mixed(args.out)
     log("done")
 
 
