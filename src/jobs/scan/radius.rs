@@ -76,6 +76,21 @@ pub const SMALL_CORPUS: usize = 20_000;
 /// where the model expected 0.994), so small corpora get a margin.
 pub const SMALL_CORPUS_RECALL: f64 = 0.999;
 
+/// The least expected recall at the threshold a larger corpus gets when
+/// the budget buys less: the budget share keeps a corpus of ordinary text
+/// near 1.5 times its fingerprinting (the generated 100,000 documents get
+/// k = 11, expected recall 0.743, measured 0.951), but one whose
+/// documents crowd (versions of one project's files, man pages) prices
+/// every radius higher, and on 45,510 real documents the budget bought
+/// k = 5: expected recall 0.064, measured 0.620. k = 11 there took no more
+/// time than k = 5 (docs/QUALITY.md, "A larger real corpus").
+pub const FLOOR_RECALL: f64 = 0.7;
+
+/// The floor's radius may cost up to this share of the predicted
+/// fingerprinting time (where the budget is [`BUDGET_SHARE`] of it);
+/// past that, the widest radius that costs no more.
+pub const FLOOR_SHARE: f64 = 1.0;
+
 /// No radius beyond the one whose expected recall reaches this.
 const ENOUGH_RECALL: f64 = 0.9995;
 
@@ -195,15 +210,32 @@ pub fn widest(threshold: f64) -> u32 {
 
 /// The largest k whose predicted cost fits the budget, up to the k whose
 /// expected recall is already near 1; for a small corpus, at least the k
-/// of [`SMALL_CORPUS_RECALL`].
+/// of [`SMALL_CORPUS_RECALL`]; for a larger one, at least the k of
+/// [`FLOOR_RECALL`] if it costs no more than [`FLOOR_SHARE`] of the
+/// fingerprinting, else the widest that does (then its budget is the one
+/// reported).
 pub fn choose(workload: &Workload<'_>, threshold: f64) -> Radius {
-    let budget_seconds = workload.budget_seconds();
-    choose_within(
-        workload,
-        threshold,
-        budget_seconds,
-        workload.count <= SMALL_CORPUS,
-    )
+    let small = workload.count <= SMALL_CORPUS;
+    let chosen = choose_within(workload, threshold, workload.budget_seconds(), small);
+    if small || chosen.expected_recall >= FLOOR_RECALL {
+        return chosen;
+    }
+    let floor_budget = (workload.fingerprint_seconds() * FLOOR_SHARE).max(MIN_BUDGET_SECONDS);
+    let widened = choose_within(workload, threshold, floor_budget, false);
+    if widened.max_distance == chosen.max_distance {
+        return chosen;
+    }
+    let floor = (0..=widest(threshold))
+        .find(|&k| expected_recall(threshold, k) >= FLOOR_RECALL)
+        .unwrap_or(widened.max_distance);
+    if widened.max_distance <= floor {
+        return widened;
+    }
+    // The floor fits with room to spare: the floor, priced as given.
+    Radius {
+        budget_seconds: floor_budget,
+        ..given(workload, threshold, floor)
+    }
 }
 
 /// The largest k whose predicted cost fits `budget_seconds`, up to the k
@@ -519,6 +551,80 @@ mod tests {
             crate::search::predicted_seconds_where(100_000, 8, 1, &agree),
         );
         assert!(priced > 2.0 * plain, "{priced} {plain}");
+    }
+
+    /// A corpus of `count` documents of `bytes` in all, whose
+    /// fingerprints are spread evenly (a sample of 100,000 stands for them).
+    fn spread(uniform: &[u64], count: usize, bytes: u64) -> Workload<'_> {
+        Workload {
+            fingerprints: uniform,
+            count,
+            fresh: count,
+            mean_features: 500.0,
+            bytes,
+            documents: count as u64,
+            sketches: None,
+        }
+    }
+
+    fn uniform() -> Vec<u64> {
+        (0..100_000u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(17))
+            .collect()
+    }
+
+    fn floor_radius(threshold: f64) -> u32 {
+        (0..=64)
+            .find(|&k| expected_recall(threshold, k) >= FLOOR_RECALL)
+            .unwrap()
+    }
+
+    #[test]
+    fn a_budget_that_buys_little_recall_is_raised_to_the_floor() {
+        let uniform = uniform();
+        // 10^6 documents of 1 KB: the budget (0.4 of 6.8 core-seconds)
+        // buys k = 9, expected recall 0.489; the floor's k = 11 costs less
+        // than the fingerprinting.
+        let workload = spread(&uniform, 1_000_000, 1_000_000_000);
+        let plain = choose_within(&workload, 0.8, workload.budget_seconds(), false);
+        assert!(plain.expected_recall < FLOOR_RECALL, "{plain:?}");
+        let chosen = choose(&workload, 0.8);
+        assert_eq!(chosen.max_distance, floor_radius(0.8), "{chosen:?}");
+        assert!(chosen.expected_recall >= FLOOR_RECALL);
+        let floor_budget = workload.fingerprint_seconds() * FLOOR_SHARE;
+        assert_eq!(chosen.budget_seconds, floor_budget);
+        assert!(chosen.predicted_seconds <= floor_budget, "{chosen:?}");
+        assert!(
+            given(&workload, 0.8, chosen.max_distance + 1).predicted_seconds > plain.budget_seconds
+        );
+    }
+
+    #[test]
+    fn a_floor_that_costs_too_much_gives_the_widest_radius_that_does_not() {
+        let uniform = uniform();
+        // 10^7 documents: the floor would cost ten times the fingerprinting.
+        let workload = spread(&uniform, 10_000_000, 1_000_000_000);
+        let plain = choose_within(&workload, 0.8, workload.budget_seconds(), false);
+        let chosen = choose(&workload, 0.8);
+        let floor_budget = workload.fingerprint_seconds() * FLOOR_SHARE;
+        assert!(
+            plain.max_distance < chosen.max_distance,
+            "{plain:?} {chosen:?}"
+        );
+        assert!(chosen.max_distance < floor_radius(0.8), "{chosen:?}");
+        assert!(chosen.predicted_seconds <= floor_budget, "{chosen:?}");
+        let wider = given(&workload, 0.8, chosen.max_distance + 1);
+        assert!(wider.predicted_seconds > floor_budget, "{wider:?}");
+    }
+
+    #[test]
+    fn a_budget_that_buys_the_floor_is_left_alone() {
+        let uniform = uniform();
+        // 10 KB documents: the budget alone buys more than the floor.
+        let workload = spread(&uniform, 1_000_000, 10_000_000_000);
+        let plain = choose_within(&workload, 0.8, workload.budget_seconds(), false);
+        assert!(plain.expected_recall >= FLOOR_RECALL, "{plain:?}");
+        assert_eq!(choose(&workload, 0.8), plain);
     }
 
     #[test]
