@@ -78,7 +78,7 @@ where
         let weight: u64 = plan.items(component).iter().map(|&item| size(item)).sum();
         if weight > budget {
             // Too large to hold: its sets go to a temporary file.
-            spill::verify_component(&plan, component, &load, threshold, &mut verified);
+            spill::verify_component(&plan, component, &load, threshold, budget, &mut verified);
             continue;
         }
         if batch_size + weight > budget {
