@@ -597,6 +597,17 @@ mod tests {
         assert!(
             given(&workload, 0.8, chosen.max_distance + 1).predicted_seconds > plain.budget_seconds
         );
+        // 3 KB documents: the budget buys k = 10 (0.625), the floor's budget
+        // would buy k = 12; the floor is k = 11, no wider.
+        let workload = spread(&uniform, 1_000_000, 3_000_000_000);
+        let plain = choose_within(&workload, 0.8, workload.budget_seconds(), false);
+        let floor_budget = workload.fingerprint_seconds() * FLOOR_SHARE;
+        let affordable = choose_within(&workload, 0.8, floor_budget, false);
+        assert!(plain.expected_recall < FLOOR_RECALL, "{plain:?}");
+        assert!(affordable.max_distance > floor_radius(0.8), "{affordable:?}");
+        let chosen = choose(&workload, 0.8);
+        assert_eq!(chosen.max_distance, floor_radius(0.8), "{chosen:?}");
+        assert_eq!(chosen.budget_seconds, floor_budget);
     }
 
     #[test]
