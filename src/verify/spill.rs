@@ -256,7 +256,9 @@ mod tests {
     fn a_set_longer_than_a_piece_reads_back_whole() {
         let mut file = tempfile::tempfile().unwrap();
         let before: Vec<u64> = (0..5).collect();
-        let set: Vec<u64> = (0..300_000u64).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
+        let set: Vec<u64> = (0..300_000u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9))
+            .collect();
         let skip = append(&mut file, &before).unwrap();
         append(&mut file, &set).unwrap();
         assert_eq!(read_set(&file, skip, set.len()).unwrap(), set);

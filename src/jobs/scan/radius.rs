@@ -604,7 +604,10 @@ mod tests {
         let floor_budget = workload.fingerprint_seconds() * FLOOR_SHARE;
         let affordable = choose_within(&workload, 0.8, floor_budget, false);
         assert!(plain.expected_recall < FLOOR_RECALL, "{plain:?}");
-        assert!(affordable.max_distance > floor_radius(0.8), "{affordable:?}");
+        assert!(
+            affordable.max_distance > floor_radius(0.8),
+            "{affordable:?}"
+        );
         let chosen = choose(&workload, 0.8);
         assert_eq!(chosen.max_distance, floor_radius(0.8), "{chosen:?}");
         assert_eq!(chosen.budget_seconds, floor_budget);
