@@ -74,7 +74,8 @@ pub(super) fn verify_component<L>(
             .expect("a component's pairs join its items")
     };
     // The pairs by the blocks of their two items, lower block first.
-    let mut pairs: Vec<(usize, usize, usize)> = plan
+    // 16 bytes a pair: blocks number fewer than items, which are u32.
+    let mut pairs: Vec<(u32, u32, usize)> = plan
         .pairs(component)
         .iter()
         .map(|&index| {
@@ -84,16 +85,16 @@ pub(super) fn verify_component<L>(
         })
         .collect();
     pairs.sort_unstable();
-    let mut row: Option<(usize, Block)> = None;
+    let mut row: Option<(u32, Block)> = None;
     for group in pairs.chunk_by(|x, y| (x.0, x.1) == (y.0, y.1)) {
         let (first, second) = (group[0].0, group[0].1);
         if row.as_ref().is_none_or(|(at, _)| *at != first) {
-            row = Some((first, blocks.read(&file, first, &stored)));
+            row = Some((first, blocks.read(&file, first as usize, &stored)));
         }
         let Some((_, row_block)) = &row else {
             continue;
         };
-        let column = (second != first).then(|| blocks.read(&file, second, &stored));
+        let column = (second != first).then(|| blocks.read(&file, second as usize, &stored));
         let set_of = |item: u32| {
             let at = position(item);
             if blocks.of[at] == first {
@@ -121,7 +122,7 @@ pub(super) fn verify_component<L>(
 /// The spill file cut into blocks of consecutive items.
 struct Blocks {
     /// The block of each item (by position in the component).
-    of: Vec<usize>,
+    of: Vec<u32>,
     /// Each block's first and last position plus one.
     bounds: Vec<(usize, usize)>,
 }
@@ -142,7 +143,7 @@ impl Blocks {
                 (start, held) = (position, 0);
             }
             held += len;
-            of.push(bounds.len());
+            of.push(bounds.len() as u32);
         }
         if start < stored.len() {
             bounds.push((start, stored.len()));
