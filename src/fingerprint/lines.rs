@@ -13,22 +13,19 @@
 //! may take the last feature of the line before.)
 
 use super::Fingerprinter;
-use super::hash::feature_hash;
-use super::options::FeatureHash;
 use super::shingle::FeatureSink;
 use super::stream::Pipeline;
 
 /// The feature hashes that end on each line.
 struct LineSink {
-    hash: FeatureHash,
     lines: Vec<Vec<u64>>,
     current: usize,
 }
 
 impl FeatureSink for LineSink {
-    fn feature(&mut self, bytes: &[u8], _weight: u32) {
+    fn feature(&mut self, _bytes: &[u8], hash: u64, _weight: u32) {
         if let Some(line) = self.lines.get_mut(self.current) {
-            line.push(feature_hash(self.hash, bytes));
+            line.push(hash);
         }
     }
 }
@@ -49,7 +46,6 @@ impl Fingerprinter {
     pub fn features_by_line(&self, bytes: &[u8]) -> Vec<Vec<u64>> {
         let lines = split_lines(bytes);
         let mut sink = LineSink {
-            hash: self.options().hash,
             lines: vec![Vec::new(); lines.len()],
             current: 0,
         };
@@ -85,6 +81,8 @@ fn char_len(lead: u8) -> usize {
 mod tests {
     use super::*;
     use crate::fingerprint::FeatureOptions;
+    use crate::fingerprint::hash::feature_hash;
+    use crate::fingerprint::options::FeatureHash;
 
     fn words3() -> Fingerprinter {
         Fingerprinter::new(FeatureOptions::default())

@@ -134,7 +134,7 @@ impl Fingerprinter {
         reader: R,
         max_features: usize,
     ) -> io::Result<(Fingerprint, Option<Vec<u64>>)> {
-        let mut set = SetSink::bounded(self.options.hash, max_features);
+        let mut set = SetSink::bounded(max_features);
         let fingerprint = self.fingerprint_with(Stream(reader), &mut set)?;
         Ok((fingerprint, set.into_sorted()))
     }
@@ -145,7 +145,7 @@ impl Fingerprinter {
     /// costs about what fingerprinting does, and a caller may not need to.
     pub fn fingerprint_and_hashes_bytes(&self, bytes: &[u8]) -> (Fingerprint, Vec<u64>) {
         // At most one feature a byte, and one more (a text's only token).
-        let mut set = SetSink::with_capacity(self.options.hash, bytes.len() + 1);
+        let mut set = SetSink::with_capacity(bytes.len() + 1);
         let fingerprint = self
             .fingerprint_with(Buffer(bytes, None), &mut set)
             .unwrap_or_else(|_| unreachable!("a buffer cannot fail to read"));
@@ -164,11 +164,9 @@ impl Fingerprinter {
         source: impl Source,
         also: &mut impl FeatureSink,
     ) -> io::Result<Fingerprint> {
-        let hash = self.options.hash;
         let (bytes, content_hash, mut accumulator, features) = match self.options.weighting {
             Weighting::Tf => {
                 let mut sink = TfSink {
-                    hash,
                     accumulator: Accumulator::new(),
                     features: 0,
                 };
@@ -177,7 +175,6 @@ impl Fingerprinter {
             }
             Weighting::Binary => {
                 let mut sink = DistinctSink {
-                    hash,
                     weights: HashMap::default(),
                 };
                 let (bytes, content) = source.drive(self, &mut Both(&mut sink, also))?;
@@ -209,7 +206,7 @@ impl Fingerprinter {
     /// zero-weight features), each once, whatever its weight. Its length is
     /// the `features` of a binary-weighted fingerprint.
     pub fn feature_set_reader<R: Read>(&self, reader: R) -> io::Result<Vec<u64>> {
-        let mut sink = SetSink::new(self.options.hash);
+        let mut sink = SetSink::new();
         Pipeline::new(self).run(reader, &mut sink)?;
         Ok(sink.into_sorted().unwrap_or_default())
     }

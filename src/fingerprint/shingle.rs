@@ -9,6 +9,8 @@
 //! with fewer than N tokens (but at least one) gives one feature: all of
 //! its tokens. How tokens are found is the tokenizer's business.
 
+use super::hash::feature_hash;
+use super::options::FeatureHash;
 use super::weights::{TokenRules, TokenWeigher};
 
 /// Where features go: the SimHash accumulator, a feature set, SDR sums.
@@ -18,9 +20,30 @@ use super::weights::{TokenRules, TokenWeigher};
 /// ceiling) with a weight above zero. Every sink sees the same ones, so
 /// the SimHash, the feature set (exact Jaccard), the SDR and the feature
 /// digest all agree on what a document's features are.
+///
+/// The shingler hashes each feature once and hands over the hash with
+/// the bytes, so sinks fed together (the SimHash and a feature set) do not
+/// each hash it again.
 pub(crate) trait FeatureSink {
-    /// One feature occurrence: its bytes and its (positive) weight.
-    fn feature(&mut self, bytes: &[u8], weight: u32);
+    /// Whether the sink reads `hash` (when no sink does, features are not
+    /// hashed: the SDR hashes their bytes its own way).
+    const WANTS_HASH: bool = true;
+
+    /// One feature occurrence: its bytes, its hash (the options' feature
+    /// hash; 0 when [`Self::WANTS_HASH`] is false) and its (positive)
+    /// weight.
+    fn feature(&mut self, bytes: &[u8], hash: u64, weight: u32);
+}
+
+/// Hands `bytes` to `sink`, hashed with `kind` if the sink wants it.
+#[inline(always)]
+fn hand<S: FeatureSink>(sink: &mut S, kind: FeatureHash, bytes: &[u8], weight: u32) {
+    let hash = if S::WANTS_HASH {
+        feature_hash(kind, bytes)
+    } else {
+        0
+    };
+    sink.feature(bytes, hash, weight);
 }
 
 /// Tokens longer than this many bytes are split (bounds memory on inputs
@@ -51,20 +74,28 @@ pub(crate) struct Shingler<'a> {
     tokens: u64,
     /// Token weighing, absent on the fast path where every token weighs 1.
     weigher: Option<TokenWeigher<'a>>,
+    /// How features are hashed.
+    hash: FeatureHash,
 }
 
 impl<'a> Shingler<'a> {
     /// A window of `n` tokens (at least 1), joined with a space when `join`.
     #[cfg(test)]
     pub(crate) fn new(n: usize, join: bool, rules: &'a TokenRules) -> Self {
-        Shingler::with_room(n, join, rules, usize::MAX)
+        Shingler::with_room(n, join, rules, usize::MAX, FeatureHash::Xxh3)
     }
 
     /// A window of `n` tokens (at least 1), joined with a space when
-    /// `join`, for a text of `bytes` bytes (`usize::MAX`: a stream): its
-    /// buffers start no larger than the text needs, and grow if
-    /// normalising lengthens it.
-    pub(crate) fn with_room(n: usize, join: bool, rules: &'a TokenRules, bytes: usize) -> Self {
+    /// `join`, for a text of `bytes` bytes (`usize::MAX`: a stream), its
+    /// features hashed with `hash`: its buffers start no larger than the
+    /// text needs, and grow if normalising lengthens it.
+    pub(crate) fn with_room(
+        n: usize,
+        join: bool,
+        rules: &'a TokenRules,
+        bytes: usize,
+        hash: FeatureHash,
+    ) -> Self {
         let n = n.max(1);
         // A token's bytes, a joiner each and a fixed-size copy's overrun.
         let room = bytes.saturating_mul(2).saturating_add(32);
@@ -78,6 +109,7 @@ impl<'a> Shingler<'a> {
             token_start: 0,
             tokens: 0,
             weigher: (!rules.is_trivial()).then(|| TokenWeigher::new(rules)),
+            hash,
         }
     }
 
@@ -104,13 +136,14 @@ impl<'a> Shingler<'a> {
             self.buf.truncate(self.token_mark);
             return;
         }
+        let kind = self.hash;
         let weight = match &mut self.weigher {
             None => 1,
             Some(weigher) => {
                 let token = &self.buf[self.token_start..];
                 let mut char_feature = |bytes: &[u8], weight: u32| {
                     if weight > 0 {
-                        sink.feature(bytes, weight);
+                        hand(sink, kind, bytes, weight);
                     }
                 };
                 match weigher.weigh(token, &mut char_feature) {
@@ -157,7 +190,7 @@ impl<'a> Shingler<'a> {
             self.tokens = self.tokens.saturating_add(1);
             if let Some(window) = self.starts.len().checked_sub(self.n) {
                 let start = self.starts[window];
-                sink.feature(&self.buf[start..=end], 1);
+                hand(sink, self.hash, &self.buf[start..=end], 1);
             }
         }
         // As `begin_token` left them for the last byte.
@@ -191,7 +224,7 @@ impl<'a> Shingler<'a> {
         };
         if weight > 0 {
             let start = self.starts.get(first).copied().unwrap_or(0);
-            sink.feature(&self.buf[start..], weight);
+            hand(sink, self.hash, &self.buf[start..], weight);
         }
     }
 
@@ -224,7 +257,9 @@ mod tests {
     struct Collect(Vec<(String, u32)>);
 
     impl FeatureSink for Collect {
-        fn feature(&mut self, bytes: &[u8], weight: u32) {
+        const WANTS_HASH: bool = false;
+
+        fn feature(&mut self, bytes: &[u8], _: u64, weight: u32) {
             self.0
                 .push((String::from_utf8_lossy(bytes).into_owned(), weight));
         }

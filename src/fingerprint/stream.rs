@@ -16,9 +16,8 @@ use xxhash_rust::xxh3::{Xxh3Default, xxh3_64};
 
 use super::Fingerprinter;
 use super::decode::Decoder;
-use super::hash::feature_hash;
 use super::normalize::Normalizer;
-use super::options::{FeatureHash, Shingle, UnicodeForm, Weighting};
+use super::options::{Shingle, UnicodeForm, Weighting};
 use super::shingle::{FeatureSink, Shingler};
 use super::simhash::Accumulator;
 use super::tokenize::Tokenizer;
@@ -55,6 +54,7 @@ impl<'a> Pipeline<'a> {
                 matches!(options.shingle, Shingle::Words(_)),
                 fingerprinter.rules(),
                 bytes,
+                options.hash,
             ),
             content: Xxh3Default::new(),
             bytes: 0,
@@ -180,16 +180,14 @@ pub(crate) type Identity = BuildHasherDefault<IdentityHasher>;
 
 /// Term-frequency SimHash: every occurrence is added as it comes.
 pub(crate) struct TfSink {
-    pub(crate) hash: FeatureHash,
     pub(crate) accumulator: Accumulator,
     pub(crate) features: u64,
 }
 
 impl FeatureSink for TfSink {
     #[inline(always)]
-    fn feature(&mut self, bytes: &[u8], weight: u32) {
+    fn feature(&mut self, _bytes: &[u8], hash: u64, weight: u32) {
         self.features += 1;
-        let hash = feature_hash(self.hash, bytes);
         if weight == 1 {
             self.accumulator.add_unit(hash);
         } else {
@@ -201,16 +199,12 @@ impl FeatureSink for TfSink {
 /// Distinct feature hashes with the largest weight each was seen with
 /// (binary weighting); memory grows with the number of distinct features.
 pub(crate) struct DistinctSink {
-    pub(crate) hash: FeatureHash,
     pub(crate) weights: HashMap<u64, u32, Identity>,
 }
 
 impl FeatureSink for DistinctSink {
-    fn feature(&mut self, bytes: &[u8], weight: u32) {
-        let slot = self
-            .weights
-            .entry(feature_hash(self.hash, bytes))
-            .or_insert(weight);
+    fn feature(&mut self, _bytes: &[u8], hash: u64, weight: u32) {
+        let slot = self.weights.entry(hash).or_insert(weight);
         *slot = (*slot).max(weight);
     }
 }
@@ -225,7 +219,6 @@ impl FeatureSink for DistinctSink {
 /// about twice the distinct features (plus `SET_COMPACT_AT`, or twice the
 /// bound if less).
 pub(crate) struct SetSink {
-    hash: FeatureHash,
     /// The hashes; `None` once more than `max` were distinct.
     set: Option<Vec<u64>>,
     max: usize,
@@ -238,14 +231,13 @@ pub(crate) const SET_COMPACT_AT: usize = 1 << 20;
 
 impl SetSink {
     /// An empty sink.
-    pub(crate) fn new(hash: FeatureHash) -> SetSink {
-        SetSink::bounded(hash, usize::MAX)
+    pub(crate) fn new() -> SetSink {
+        SetSink::bounded(usize::MAX)
     }
 
     /// An empty sink that gives up past `max` distinct hashes.
-    pub(crate) fn bounded(hash: FeatureHash, max: usize) -> SetSink {
+    pub(crate) fn bounded(max: usize) -> SetSink {
         SetSink {
-            hash,
             set: Some(Vec::new()),
             max,
             compact_at: Self::least_compaction(max),
@@ -253,8 +245,8 @@ impl SetSink {
     }
 
     /// An empty sink without a bound, with room for `capacity` hashes.
-    pub(crate) fn with_capacity(hash: FeatureHash, capacity: usize) -> SetSink {
-        let mut sink = SetSink::new(hash);
+    pub(crate) fn with_capacity(capacity: usize) -> SetSink {
+        let mut sink = SetSink::new();
         sink.set = Some(Vec::with_capacity(capacity));
         sink
     }
@@ -292,12 +284,12 @@ impl SetSink {
 }
 
 impl FeatureSink for SetSink {
-    fn feature(&mut self, bytes: &[u8], weight: u32) {
+    fn feature(&mut self, _bytes: &[u8], hash: u64, weight: u32) {
         debug_assert!(weight > 0, "zero-weight features do not count");
         let Some(set) = self.set.as_mut() else {
             return;
         };
-        set.push(feature_hash(self.hash, bytes));
+        set.push(hash);
         if set.len() >= self.compact_at {
             self.compact();
         }
@@ -308,18 +300,22 @@ impl FeatureSink for SetSink {
 pub(crate) struct NoSink;
 
 impl FeatureSink for NoSink {
+    const WANTS_HASH: bool = false;
+
     #[inline(always)]
-    fn feature(&mut self, _: &[u8], _: u32) {}
+    fn feature(&mut self, _: &[u8], _: u64, _: u32) {}
 }
 
 /// Two sinks fed the same features.
 pub(crate) struct Both<'a, A, B>(pub(crate) &'a mut A, pub(crate) &'a mut B);
 
 impl<A: FeatureSink, B: FeatureSink> FeatureSink for Both<'_, A, B> {
+    const WANTS_HASH: bool = A::WANTS_HASH || B::WANTS_HASH;
+
     #[inline(always)]
-    fn feature(&mut self, bytes: &[u8], weight: u32) {
-        self.0.feature(bytes, weight);
-        self.1.feature(bytes, weight);
+    fn feature(&mut self, bytes: &[u8], hash: u64, weight: u32) {
+        self.0.feature(bytes, hash, weight);
+        self.1.feature(bytes, hash, weight);
     }
 }
 
@@ -342,7 +338,9 @@ impl FeatureBytesSink {
 }
 
 impl FeatureSink for FeatureBytesSink {
-    fn feature(&mut self, bytes: &[u8], weight: u32) {
+    const WANTS_HASH: bool = false;
+
+    fn feature(&mut self, bytes: &[u8], _: u64, weight: u32) {
         let weight = u64::from(weight);
         match self.weights.get_mut(bytes) {
             Some(slot) => match self.weighting {

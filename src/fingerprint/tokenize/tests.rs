@@ -11,7 +11,9 @@ use proptest::prelude::*;
 struct Collect(Vec<String>);
 
 impl FeatureSink for Collect {
-    fn feature(&mut self, bytes: &[u8], _weight: u32) {
+    const WANTS_HASH: bool = false;
+
+    fn feature(&mut self, bytes: &[u8], _hash: u64, _weight: u32) {
         self.0.push(String::from_utf8_lossy(bytes).into_owned());
     }
 }
