@@ -85,7 +85,7 @@ pub(super) fn verify_component<L>(
         })
         .collect();
     pairs.sort_unstable();
-    let mut row: Option<(u32, Block)> = None;
+    let mut row: Option<(u32, Block<'_>)> = None;
     for group in pairs.chunk_by(|x, y| (x.0, x.1) == (y.0, y.1)) {
         let (first, second) = (group[0].0, group[0].1);
         if row.as_ref().is_none_or(|(at, _)| *at != first) {
@@ -153,7 +153,7 @@ impl Blocks {
 
     /// Reads block `block` back in one call; a failed read leaves its
     /// items unverified.
-    fn read(&self, file: &File, block: usize, stored: &[Stored]) -> Block {
+    fn read<'s>(&self, file: &File, block: usize, stored: &'s [Stored]) -> Block<'s> {
         let (start, end) = self.bounds[block];
         let at = |position: usize| match stored[position] {
             Stored::At { offset, len } => Some((offset, len)),
@@ -172,13 +172,13 @@ impl Blocks {
             start,
             first: first.unwrap_or(0),
             hashes,
-            stored: stored[start..end].to_vec(),
+            stored: &stored[start..end],
         }
     }
 }
 
 /// One block's sets, read back.
-struct Block {
+struct Block<'s> {
     /// Its first position in the component.
     start: usize,
     /// The file offset its hashes start at.
@@ -186,10 +186,10 @@ struct Block {
     /// Its hashes, or `None` if they could not be read.
     hashes: Option<Vec<u64>>,
     /// Where each of its items lies in the file.
-    stored: Vec<Stored>,
+    stored: &'s [Stored],
 }
 
-impl Block {
+impl Block<'_> {
     /// The set of the item at `position` (in this block).
     fn set(&self, position: usize) -> Option<&[u64]> {
         let hashes = self.hashes.as_deref()?;

@@ -203,9 +203,15 @@ fn binomial_cdf(n: u32, p: f64, k: u32) -> f64 {
 /// The widest radius ever chosen: the first whose expected recall at
 /// `threshold` is near 1 (what a tiny corpus gets).
 pub fn widest(threshold: f64) -> u32 {
-    (0..=crate::search::MAX_DISTANCE)
-        .find(|&k| expected_recall(threshold, k) >= ENOUGH_RECALL)
-        .unwrap_or(crate::search::MAX_DISTANCE)
+    radius_for(threshold, ENOUGH_RECALL, crate::search::MAX_DISTANCE)
+}
+
+/// The least k up to `most` whose expected recall at `threshold` reaches
+/// `recall`; `most` if none does.
+fn radius_for(threshold: f64, recall: f64, most: u32) -> u32 {
+    (0..=most)
+        .find(|&k| expected_recall(threshold, k) >= recall)
+        .unwrap_or(most)
 }
 
 /// The largest k whose predicted cost fits the budget, up to the k whose
@@ -225,9 +231,7 @@ pub fn choose(workload: &Workload<'_>, threshold: f64) -> Radius {
     if widened.max_distance == chosen.max_distance {
         return chosen;
     }
-    let floor = (0..=widest(threshold))
-        .find(|&k| expected_recall(threshold, k) >= FLOOR_RECALL)
-        .unwrap_or(widened.max_distance);
+    let floor = radius_for(threshold, FLOOR_RECALL, widest(threshold));
     if widened.max_distance <= floor {
         return widened;
     }
@@ -257,10 +261,7 @@ pub fn choose_within(
         chosen = k;
     }
     if floor {
-        let enough = (0..=ceiling)
-            .find(|&k| expected_recall(threshold, k) >= SMALL_CORPUS_RECALL)
-            .unwrap_or(ceiling);
-        chosen = chosen.max(enough);
+        chosen = chosen.max(radius_for(threshold, SMALL_CORPUS_RECALL, ceiling));
     }
     Radius {
         max_distance: chosen,
@@ -574,9 +575,9 @@ mod tests {
     }
 
     fn floor_radius(threshold: f64) -> u32 {
-        (0..=64)
-            .find(|&k| expected_recall(threshold, k) >= FLOOR_RECALL)
-            .unwrap()
+        let floor = radius_for(threshold, FLOOR_RECALL, 64);
+        assert!(expected_recall(threshold, floor) >= FLOOR_RECALL);
+        floor
     }
 
     #[test]
