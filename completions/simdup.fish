@@ -83,6 +83,8 @@ sarif\t'SARIF 2.1.0 for code scanning: one result per pair, a location in each f
 github\t'GitHub Actions annotations: a ::warning in each file of each pair'
 markdown\t'A Markdown heading and table, for $GITHUB_STEP_SUMMARY or a PR comment'
 fdupes\t'Groups as blocks of paths (or record ids), one per line, each block ending with a blank line: the output of fdupes and jdupes, for scripts that read it'"
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l group-by -d 'How pairs form groups (--groups, fdupes, JSON): components joins documents through any chain of pairs; first puts each document in the group of the earliest group\'s first member it is a near-duplicate of, so every member is a near-duplicate of its group\'s first (what `simdup dedup` keeps and drops). Verified mode only' -r -f -a "components\t'Connected components of the pairs'
+first\t'Each group led by its first member'"
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l baseline -d 'Accept the pairs recorded in FILE: only new pairs are listed and fail the run' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l write-baseline -d 'Record today\'s pairs in FILE (a baseline accepting all of them)' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -s j -l threads -d 'Worker threads (default: one per core; at most 256, or one per core if more)' -r
@@ -102,7 +104,7 @@ complete -c simdup -n "__fish_simdup_using_subcommand scan" -l no-ignore -d 'Do 
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -s 0 -l null -d 'With --files-from: paths are NUL-separated (find -print0)'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l raw -d 'Report raw SimHash pairs within -k instead: fast, unverified'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l verify -d 'With --fingerprints: read the documents again and verify (raw by default there)'
-complete -c simdup -n "__fish_simdup_using_subcommand scan" -l groups -d 'Report groups (connected components) instead of pairs'
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l groups -d 'Report groups instead of pairs'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l show-text -d 'With --format json or jsonl: add the text of each document (a_text and b_text of a pair, texts of a group); a file\'s is read again, its first 16 MiB at most'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l fail-on-duplicates -d 'Exit with code 1 when near-duplicates are found (for CI); with --baseline, new ones only'
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l update-baseline -d 'With --baseline: rewrite it in place, without its stale entries and with today\'s paths and keys (new pairs are not added)'

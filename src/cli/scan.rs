@@ -10,10 +10,19 @@ use super::args::{FeatureArgs, RecordArgs, SearchArgs, ShortTextsArg, WalkArgs};
 use simdup::diag::Diagnostics;
 use simdup::input::PathSeparator;
 use simdup::jobs::scan::allowlist::Allowlist;
-use simdup::jobs::scan::{Inputs, Mode, ScanOptions, baseline};
+use simdup::jobs::scan::{GroupBy, Inputs, Mode, ScanOptions, baseline};
 use simdup::report::baseline::Baseline;
 use simdup::report::texts::{FILE_BYTES, Texts};
 use simdup::report::{self, Format, Listing, Report, snippet};
+
+/// How pairs form groups.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GroupByArg {
+    /// Connected components of the pairs.
+    Components,
+    /// Each group led by its first member.
+    First,
+}
 
 /// Output formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -102,9 +111,16 @@ pub struct ScanArgs {
     #[arg(long, value_enum, default_value_t = FormatArg::Table, help_heading = "Output")]
     pub format: FormatArg,
 
-    /// Report groups (connected components) instead of pairs.
+    /// Report groups instead of pairs.
     #[arg(long, help_heading = "Output")]
     pub groups: bool,
+
+    /// How pairs form groups (--groups, fdupes, JSON): components joins documents through any
+    /// chain of pairs; first puts each document in the group of the earliest group's first member
+    /// it is a near-duplicate of, so every member is a near-duplicate of its group's first (what
+    /// `simdup dedup` keeps and drops). Verified mode only.
+    #[arg(long, value_enum, default_value_t = GroupByArg::Components, help_heading = "Output")]
+    pub group_by: GroupByArg,
 
     /// With --format json or jsonl: add the text of each document (a_text and b_text of a pair,
     /// texts of a group); a file's is read again, its first 16 MiB at most.
@@ -436,6 +452,11 @@ fn options(args: &ScanArgs) -> anyhow::Result<ScanOptions> {
     if raw && threshold_given(args) {
         anyhow::bail!("--threshold applies only to verified near-duplicates; {unraw}");
     }
+    if raw && args.group_by != GroupByArg::Components {
+        anyhow::bail!(
+            "--group-by first needs verified near-duplicates (raw pairs form components); {unraw}"
+        );
+    }
     if raw && args.search.max_candidates.to_string() != super::args::defaults::MAX_CANDIDATES {
         anyhow::bail!("--max-candidates applies only to verified near-duplicates; {unraw}");
     }
@@ -464,6 +485,10 @@ fn options(args: &ScanArgs) -> anyhow::Result<ScanOptions> {
         } else {
             Mode::Verified {
                 threshold: args.threshold,
+                group_by: match args.group_by {
+                    GroupByArg::Components => GroupBy::Components,
+                    GroupByArg::First => GroupBy::First,
+                },
             }
         },
         max_distance: args.search.max_distance,

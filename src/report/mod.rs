@@ -94,6 +94,9 @@ pub struct Params {
     pub min_features: u64,
     /// At most this many pairs are listed.
     pub max_pairs: u64,
+    /// How pairs form groups: `components` (connected components) or
+    /// `first` (led by their first member).
+    pub group_by: String,
 }
 
 /// How the search radius was chosen (verified mode).
@@ -365,6 +368,7 @@ pub(crate) mod tests {
                 digest: "0123abcd".into(),
                 min_features: 8,
                 max_pairs: 1000,
+                group_by: "components".into(),
             },
             stats: Stats::default(),
             names: {

@@ -13,6 +13,7 @@ mod distributed;
 mod explain;
 mod fdupes;
 mod fingerprint;
+mod groups;
 mod help_examples;
 mod index;
 mod input_rules;

@@ -550,8 +550,10 @@ proptest! {
 
     /// dedup removes what scan calls near-duplicates: each file dropped
     /// forms a pair scan lists with the kept file it matched (same
-    /// Jaccard), and scan lists no pair of two kept files. Without a k,
-    /// both take the cost model's (the same for a small corpus).
+    /// Jaccard), and scan lists no pair of two kept files; scan's groups
+    /// led by their first member are the kept files with those dropped
+    /// for them. Without a k, both take the cost model's (the same for a
+    /// small corpus).
     #[test]
     fn dedup_agrees_with_scan(
         lines in corpus(),
@@ -569,7 +571,10 @@ proptest! {
             &ScanOptions {
                 features: FeatureOptions::default(),
                 walk: WalkOptions::default(),
-                mode: Mode::Verified { threshold },
+                mode: Mode::Verified {
+                    threshold,
+                    group_by: crate::jobs::scan::GroupBy::First,
+                },
                 max_distance: k,
                 method: crate::search::Method::Exact,
                 window: crate::search::DEFAULT_WINDOW,
@@ -605,6 +610,29 @@ proptest! {
                 prop_assert!(!pairs.contains_key(&(a.clone(), b.clone())), "{} {}", a, b);
             }
         }
+        let groups: Vec<Vec<String>> = scanned
+            .groups
+            .iter()
+            .map(|group| group.members.iter().map(|&id| scanned.name(id)).collect())
+            .collect();
+        let mut led: Vec<Vec<String>> = out
+            .kept
+            .iter()
+            .map(|kept| {
+                let mut group = vec![kept.clone()];
+                group.extend(
+                    out.dropped
+                        .iter()
+                        .filter(|(_, by, _)| by == kept)
+                        .map(|(dropped, _, _)| dropped.clone()),
+                );
+                group.sort();
+                group
+            })
+            .filter(|group| group.len() > 1)
+            .collect();
+        led.sort();
+        prop_assert_eq!(groups, led);
     }
 }
 

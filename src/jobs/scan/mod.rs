@@ -19,6 +19,7 @@ mod cache;
 mod collect;
 mod documents;
 mod joined;
+mod leaders;
 mod listing;
 pub(crate) mod radius;
 pub mod regions;
@@ -110,9 +111,34 @@ pub enum Mode {
     Verified {
         /// The least Jaccard of a near-duplicate, 0 to 1.
         threshold: f64,
+        /// How the near pairs form groups.
+        group_by: GroupBy,
     },
-    /// Every pair whose fingerprints lie within the radius, unverified.
+    /// Every pair whose fingerprints lie within the radius, unverified
+    /// (grouped by connected components).
     Raw,
+}
+
+/// How near pairs form the report's groups.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GroupBy {
+    /// Connected components: documents joined through any chain of pairs.
+    #[default]
+    Components,
+    /// Led by their first member: each document joins the group of the
+    /// earliest group's first member it is a near-duplicate of
+    /// (src/jobs/scan/leaders.rs), as `simdup dedup` keeps and drops.
+    First,
+}
+
+impl GroupBy {
+    /// The name `--group-by` and the report's params give it.
+    pub fn name(self) -> &'static str {
+        match self {
+            GroupBy::Components => "components",
+            GroupBy::First => "first",
+        }
+    }
 }
 
 /// Every option of a scan, as plain data.
@@ -196,9 +222,12 @@ pub fn scan(
     let fingerprint_seconds = (collected - started).as_secs_f64();
     let mut found = match options.mode {
         Mode::Raw => raw(&mut documents, options)?,
-        Mode::Verified { threshold } => {
-            verified(&documents, &measures, options, threshold, diag, cached)?
-        }
+        Mode::Verified {
+            threshold,
+            group_by,
+        } => verified(
+            &documents, &measures, options, threshold, group_by, diag, cached,
+        )?,
     };
     if let Some((mut store, cache)) = cache {
         let (hits, stored) = cache.finish(&mut store, &options.features, diag);
@@ -311,6 +340,7 @@ fn verified(
     measures: &Measures,
     options: &ScanOptions,
     threshold: f64,
+    group_by: GroupBy,
     diag: &mut Diagnostics,
     cache: Option<&cache::Cache>,
 ) -> crate::Result<Found> {
@@ -388,12 +418,17 @@ fn verified(
         })
         .sum();
     drop(members);
+    let listed = |id: DocId| !documents.is_superseded(id);
+    let groups = match group_by {
+        GroupBy::Components => listing::groups(&near, documents.class_of(), classes.len(), listed),
+        GroupBy::First => {
+            leaders::first_groups(&near, documents.class_of(), classes.len(), is_short, listed)
+        }
+    };
     let listing = Listing {
         pairs,
         total,
-        groups: listing::groups(&near, documents.class_of(), classes.len(), |id| {
-            !documents.is_superseded(id)
-        }),
+        groups,
     };
     let mut radius = words.radius;
     if let (Some((texts_radius, k, found_by)), Some(short)) = (short_params, short) {
@@ -1096,9 +1131,12 @@ fn params(
         ),
         None => (options.features.describe(), options.features.digest()),
     };
-    let (mode, threshold) = match options.mode {
-        Mode::Verified { threshold } => ("verified", Some(threshold)),
-        Mode::Raw => ("raw", None),
+    let (mode, threshold, group_by) = match options.mode {
+        Mode::Verified {
+            threshold,
+            group_by,
+        } => ("verified", Some(threshold), group_by),
+        Mode::Raw => ("raw", None, GroupBy::Components),
     };
     Params {
         mode: mode.to_string(),
@@ -1112,6 +1150,7 @@ fn params(
         digest,
         min_features: options.min_features,
         max_pairs: options.max_pairs,
+        group_by: group_by.name().to_string(),
     }
 }
 

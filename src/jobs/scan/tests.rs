@@ -36,7 +36,10 @@ fn scan_dir_with(
     let options = ScanOptions {
         features: FeatureOptions::default(),
         walk: WalkOptions::default(),
-        mode: Mode::Verified { threshold },
+        mode: Mode::Verified {
+            threshold,
+            group_by: Default::default(),
+        },
         max_distance,
         method: Method::Exact,
         window: search::DEFAULT_WINDOW,

@@ -1,0 +1,133 @@
+//! How pairs form groups: connected components (the default) or groups
+//! led by their first member (`--group-by first`), which are what
+//! `simdup dedup` keeps and drops.
+
+use crate::util::{TestDir, stderr, stdout};
+
+/// Words `from..from + 100` of a vocabulary of distinct words: two such
+/// windows 10 apart share 88 of their 98 word 3-shingles (Jaccard 0.815),
+/// 20 apart 78 (0.661). So each document is a near-duplicate of the next
+/// and not of the one after it: a chain.
+fn window(from: usize) -> String {
+    (from..from + 100)
+        .map(|word| format!("term{word}x"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// docs/1..4.txt, each a near-duplicate of the next only, and an
+/// unrelated one.
+fn chain() -> TestDir {
+    let dir = TestDir::new();
+    for (number, from) in [(1, 0), (2, 10), (3, 20), (4, 30)] {
+        dir.create(&format!("docs/{number}.txt"), window(from));
+    }
+    dir.create("docs/5.txt", window(500));
+    dir
+}
+
+fn groups(dir: &TestDir, extra: &[&str]) -> Vec<Vec<String>> {
+    let output = dir
+        .simdup()
+        .args(["scan", "docs", "--format", "json", "-q"])
+        .args(extra)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    report["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|group| {
+            group["members"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|member| member.as_str().unwrap().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn components_chain_and_groups_led_by_their_first_member_do_not() {
+    let dir = chain();
+    let names = |numbers: &[u32]| -> Vec<String> {
+        numbers.iter().map(|n| format!("docs/{n}.txt")).collect()
+    };
+    assert_eq!(groups(&dir, &[]), vec![names(&[1, 2, 3, 4])]);
+    assert_eq!(
+        groups(&dir, &["--group-by", "components"]),
+        vec![names(&[1, 2, 3, 4])]
+    );
+    // 3 is not a near-duplicate of 1, so it leads a group of its own.
+    let led = groups(&dir, &["--group-by", "first"]);
+    assert_eq!(led, vec![names(&[1, 2]), names(&[3, 4])]);
+    // The same whatever the thread count.
+    assert_eq!(groups(&dir, &["--group-by", "first", "-j", "1"]), led);
+}
+
+#[test]
+fn groups_led_by_their_first_member_are_what_dedup_keeps_and_drops() {
+    let dir = chain();
+    let dropped = dir.path().join("dropped.jsonl");
+    let output = dir
+        .simdup()
+        .args(["dedup", "docs", "-q", "--dropped"])
+        .arg(&dropped)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "docs/1.txt\ndocs/3.txt\ndocs/5.txt\n");
+    let mut led: Vec<Vec<String>> = Vec::new();
+    for line in std::fs::read_to_string(&dropped).unwrap().lines() {
+        let record: serde_json::Value = serde_json::from_str(line).unwrap();
+        let (path, kept) = (record["path"].as_str(), record["kept_path"].as_str());
+        let (path, kept) = (path.unwrap().to_string(), kept.unwrap().to_string());
+        match led.iter_mut().find(|group| group[0] == kept) {
+            Some(group) => group.push(path),
+            None => led.push(vec![kept, path]),
+        }
+    }
+    assert_eq!(groups(&dir, &["--group-by", "first"]), led);
+}
+
+#[test]
+fn fdupes_blocks_follow_the_grouping() {
+    let dir = chain();
+    let output = dir
+        .simdup()
+        .args([
+            "scan",
+            "docs",
+            "--format",
+            "fdupes",
+            "--group-by",
+            "first",
+            "-q",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        "docs/1.txt\ndocs/2.txt\n\ndocs/3.txt\ndocs/4.txt\n\n"
+    );
+}
+
+#[test]
+fn raw_pairs_cannot_be_grouped_by_their_first_member() {
+    let dir = chain();
+    let output = dir
+        .simdup()
+        .args(["scan", "docs", "--raw", "--group-by", "first"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("--group-by first needs verified near-duplicates"),
+        "{}",
+        stderr(&output)
+    );
+}
