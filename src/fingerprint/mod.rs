@@ -12,6 +12,7 @@
 //! directories belong to the input stage.
 
 mod decode;
+mod distinct;
 mod hash;
 mod lines;
 mod normalize;
@@ -23,7 +24,6 @@ mod stream;
 mod tokenize;
 mod weights;
 
-use std::collections::HashMap;
 use std::io::{self, Read};
 
 pub use hash::feature_hash;
@@ -38,6 +38,7 @@ pub use weights::{MAX_WEIGHT, TokenSet, Vocabulary};
 pub(crate) use stream::Identity;
 pub(crate) use tokenize::mask_of_flags;
 
+use distinct::DistinctFeatures;
 use sdr::{SdrSums, select_top};
 use shingle::FeatureSink;
 use stream::{Both, DistinctSink, FeatureBytesSink, NoSink, Pipeline, SetSink, TfSink};
@@ -173,17 +174,15 @@ impl Fingerprinter {
                 let (bytes, content) = source.drive(self, &mut Both(&mut sink, also))?;
                 (bytes, content, sink.accumulator, sink.features)
             }
-            Weighting::Binary => {
-                let mut sink = DistinctSink {
-                    weights: HashMap::default(),
-                };
+            Weighting::Binary => DistinctFeatures::with(|features| {
+                let mut sink = DistinctSink { features };
                 let (bytes, content) = source.drive(self, &mut Both(&mut sink, also))?;
                 let mut accumulator = Accumulator::new();
-                for (&feature, &weight) in &sink.weights {
+                for (feature, weight) in features.iter() {
                     accumulator.add(feature, weight);
                 }
-                (bytes, content, accumulator, sink.weights.len() as u64)
-            }
+                io::Result::Ok((bytes, content, accumulator, features.len() as u64))
+            })?,
         };
         let feature_digest = accumulator.feature_digest();
         let simhash = if features == 0 {

@@ -16,6 +16,7 @@ use xxhash_rust::xxh3::{Xxh3Default, xxh3_64};
 
 use super::Fingerprinter;
 use super::decode::Decoder;
+use super::distinct::DistinctFeatures;
 use super::normalize::Normalizer;
 use super::options::{Shingle, UnicodeForm, Weighting};
 use super::shingle::{FeatureSink, Shingler};
@@ -198,14 +199,14 @@ impl FeatureSink for TfSink {
 
 /// Distinct feature hashes with the largest weight each was seen with
 /// (binary weighting); memory grows with the number of distinct features.
-pub(crate) struct DistinctSink {
-    pub(crate) weights: HashMap<u64, u32, Identity>,
+pub(crate) struct DistinctSink<'a> {
+    pub(crate) features: &'a mut DistinctFeatures,
 }
 
-impl FeatureSink for DistinctSink {
+impl FeatureSink for DistinctSink<'_> {
+    #[inline(always)]
     fn feature(&mut self, _bytes: &[u8], hash: u64, weight: u32) {
-        let slot = self.weights.entry(hash).or_insert(weight);
-        *slot = (*slot).max(weight);
+        self.features.insert(hash, weight);
     }
 }
 
