@@ -17,7 +17,7 @@ use clap::parser::ValueSource;
 use serde::Deserialize;
 
 use super::args::MarkupArg;
-use super::scan::{FormatArg, ScanArgs};
+use super::scan::{FormatArg, GroupByArg, ScanArgs};
 use simdup::jobs::scan::allowlist::{Allowlist, Rule};
 
 /// The file names looked for, in this order.
@@ -37,6 +37,8 @@ pub struct ConfigFile {
     pub baseline: Option<PathBuf>,
     /// `--format`.
     pub format: Option<String>,
+    /// `--group-by` (`components` or `first`).
+    pub group_by: Option<String>,
     /// `--fail-on-duplicates`.
     pub fail_on_duplicates: Option<bool>,
     /// `--no-ignore`.
@@ -128,6 +130,14 @@ impl Config {
                             .collect::<Vec<_>>()
                             .join(", ")
                     ),
+                )
+            })?;
+        }
+        if let Some(group_by) = &values.group_by {
+            GroupByArg::from_str(group_by, false).map_err(|_| {
+                self.bad(
+                    "group-by",
+                    format_args!("unknown value '{group_by}' (components or first)"),
                 )
             })?;
         }
@@ -250,6 +260,16 @@ impl Config {
         {
             args.format = format;
         }
+        // Groups led by their first member need verified pairs: --raw
+        // stays usable.
+        if let Some(group_by) = &values.group_by
+            && !given("group_by")
+            && !args.raw
+            && (args.fingerprints.is_empty() || args.verify)
+            && let Ok(group_by) = GroupByArg::from_str(group_by, false)
+        {
+            args.group_by = group_by;
+        }
         if let Some(fail) = values.fail_on_duplicates
             && !given("fail_on_duplicates")
         {
@@ -357,12 +377,13 @@ mod tests {
     fn every_key_parses() {
         let config = parse(
             "paths = [\"docs\"]\nthreshold = 0.9\nglobs = [\"*.md\"]\nbaseline = \".b\"\n\
-             format = \"sarif\"\nfail-on-duplicates = true\nno-ignore = true\n\
+             format = \"sarif\"\ngroup-by = \"first\"\nfail-on-duplicates = true\nno-ignore = true\n\
              shingle = \"words:4\"\nmarkup = \"raw\"\ntransform = \"pandoc -t plain $IN\"\ndecompress = true\n[[accept]]\npaths = [\"licenses/*\"]\n\
              [[accept]]\npair = [\"a.md\", \"b.md\"]\n",
         )
         .unwrap();
         assert_eq!(config.values.threshold, Some(0.9));
+        assert_eq!(config.values.group_by.as_deref(), Some("first"));
         assert_eq!(config.values.accept.len(), 2);
     }
 
@@ -373,6 +394,7 @@ mod tests {
             ("threshold = 1.5\n", "threshold"),
             ("threshold = \"high\"\n", "threshold"),
             ("format = \"xml\"\n", "format"),
+            ("group-by = \"leader\"\n", "group-by"),
             ("shingle = \"words:0\"\n", "shingle"),
             ("markup = \"pretty\"\n", "markup"),
             ("transform = \"a 'b\"\n", "transform"),

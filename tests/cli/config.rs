@@ -207,3 +207,24 @@ fn the_file_leaves_saved_fingerprints_and_raw_runs_alone() {
     let (status, _, err) = code(&dir, "", &["scan", "docs", "--raw", "-q"]);
     assert_eq!(status, Some(0), "{err}");
 }
+
+#[test]
+fn group_by_from_the_file_applies_to_verified_scans_and_leaves_raw_usable() {
+    let dir = repository("group-by = \"first\"\nformat = \"json\"\n");
+    let (status, out, err) = code(&dir, "", &["scan", "docs", "-q"]);
+    assert_eq!(status, Some(0), "{err}");
+    let value: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(value["params"]["group_by"], "first");
+    let (status, out, err) = code(&dir, "", &["scan", "docs", "-q", "--raw"]);
+    assert_eq!(status, Some(0), "{err}");
+    let value: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(value["params"]["group_by"], "components");
+    let (status, out, _) = code(
+        &dir,
+        "",
+        &["scan", "docs", "-q", "--group-by", "components"],
+    );
+    assert_eq!(status, Some(0));
+    let value: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(value["params"]["group_by"], "components", "a flag wins");
+}
