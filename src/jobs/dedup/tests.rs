@@ -700,3 +700,71 @@ fn each_kind_of_pair_is_searched_within_its_own_radius() {
     assert_eq!(dropped(&long, &longer, 64, 0), 1);
     assert_eq!(dropped(&long, &longer, 0, 64), 0);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// Records: what dedup keeps is what `scan --group-by first` leaves as
+    /// the first members of its groups plus the records in no group, in
+    /// input order, and each record dropped is in the group of the record
+    /// it names (the same options, the same radius).
+    #[test]
+    fn dedup_keeps_the_first_members_of_scans_groups(
+        lines in corpus(),
+        threshold in prop_oneof![Just(0.8), Just(0.6)],
+        k in prop_oneof![Just(6u32), Just(20u32)],
+    ) {
+        use crate::input::WalkOptions;
+        use crate::jobs::scan::{GroupBy, Inputs, Mode, ScanOptions, scan};
+        let file = tempfile::NamedTempFile::new().unwrap();
+        let input = lines.iter().map(|line| format!("{line}\n")).collect::<String>();
+        std::fs::write(file.path(), &input).unwrap();
+        let scanned = scan(
+            &Inputs::Records {
+                options: RecordOptions::default(),
+                file: Some(file.path().to_path_buf()),
+            },
+            &ScanOptions {
+                features: FeatureOptions::default(),
+                walk: WalkOptions::default(),
+                mode: Mode::Verified { threshold, group_by: GroupBy::First },
+                max_distance: Some(k),
+                method: crate::search::Method::Exact,
+                window: crate::search::DEFAULT_WINDOW,
+                max_pairs: u64::MAX,
+                max_candidates: crate::jobs::scan::MAX_CANDIDATES,
+                min_features: 1,
+                short_texts: true,
+                short_text_search: crate::jobs::scan::ShortTextSearch::Auto,
+                progress: false,
+                cache: None,
+                record_texts: None,
+            },
+            &mut Diagnostics::new(false),
+        )
+        .unwrap();
+        let line = |id: u32| -> u64 { scanned.name(id).parse().unwrap() };
+        let mut led: Vec<(u64, u64)> = scanned
+            .groups
+            .iter()
+            .flat_map(|group| {
+                let first = line(group.members[0]);
+                group.members[1..].iter().map(move |&member| (line(member), first))
+            })
+            .collect();
+        led.sort_unstable();
+        let options = DedupOptions { threshold, max_distance: Some(k), ..DedupOptions::default() };
+        let (out, stats) = run(input.as_bytes(), &options, 1 << 20);
+        let dropped: Vec<(u64, u64)> = out.dropped.iter().map(|&(a, b, _)| (a, b)).collect();
+        prop_assert_eq!(&dropped, &led);
+        let dropped_lines: std::collections::HashSet<u64> = led.iter().map(|&(a, _)| a).collect();
+        let kept: Vec<Vec<u8>> = lines
+            .iter()
+            .enumerate()
+            .filter(|(index, _)| !dropped_lines.contains(&(*index as u64 + 1)))
+            .map(|(_, line)| line.as_bytes().to_vec())
+            .collect();
+        prop_assert_eq!(&out.kept, &kept);
+        prop_assert_eq!(stats.kept + stats.dropped, lines.len() as u64);
+    }
+}
