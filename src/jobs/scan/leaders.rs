@@ -46,7 +46,7 @@ pub fn first_groups(
             first[half(id)] = id;
         }
     }
-    let neighbours = Neighbours::new(near, halves);
+    let neighbours = Neighbours::new(near, halves, |half| first[half] != NONE);
     // The half-classes in order of their first document.
     let mut order: Vec<usize> = (0..halves).filter(|&h| first[h] != NONE).collect();
     order.sort_unstable_by_key(|&h| first[h]);
@@ -95,17 +95,20 @@ struct Neighbours {
 }
 
 impl Neighbours {
-    /// The edges `near` stands for between half-classes: short texts' with
-    /// short texts' for a pair found as short texts; every other
-    /// combination for the rest.
-    fn new(near: &[ClassPair], halves: usize) -> Neighbours {
+    /// The edges `near` stands for between the half-classes `present`
+    /// accepts (those with a listed document): short texts' with short
+    /// texts' for a pair found as short texts; every other combination for
+    /// the rest.
+    fn new(near: &[ClassPair], halves: usize, present: impl Fn(usize) -> bool) -> Neighbours {
+        let present = &present;
         let edges = |pair: &ClassPair| {
             let (a, b) = (2 * pair.a as usize, 2 * pair.b as usize);
             let all = [(a, b), (a + 1, b), (a, b + 1), (a + 1, b + 1)];
             // As the listing expands a pair (src/jobs/scan/listing.rs).
             let short_texts = pair.short_texts;
-            all.into_iter()
-                .filter(move |&(x, y)| (x % 2 == 1 && y % 2 == 1) == short_texts)
+            all.into_iter().filter(move |&(x, y)| {
+                (x % 2 == 1 && y % 2 == 1) == short_texts && present(x) && present(y)
+            })
         };
         let mut degree = vec![0usize; halves + 1];
         for (x, y) in near.iter().flat_map(edges) {
