@@ -257,6 +257,15 @@ pub fn run(
     if !args.quiet {
         let paint = color.paint(io::stderr().is_terminal());
         report::write_summary(&report, paint, &mut io::stderr().lock())?;
+        let chained = report.groups.iter().filter(|group| group.chained).count();
+        if lists_groups && chained > 0 {
+            simdup::diag::print_stderr(format_args!(
+                "simdup: {chained} of {} groups hold documents that are near-duplicates of \
+                 other members but not of the group's first; --group-by first keeps every \
+                 member a near-duplicate of its group's first",
+                report.groups.len()
+            ));
+        }
     }
     let found = match &report.baseline {
         Some(baseline) => baseline.new > 0,

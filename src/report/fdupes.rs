@@ -51,10 +51,12 @@ mod tests {
             ReportGroup {
                 id: 1,
                 members: vec![0, 2],
+                chained: false,
             },
             ReportGroup {
                 id: 2,
                 members: vec![1, 2],
+                chained: false,
             },
         ];
         assert_eq!(
@@ -80,6 +82,7 @@ mod tests {
         report.groups = vec![ReportGroup {
             id: 1,
             members: vec![0, 1],
+            chained: false,
         }];
         let mut out = Vec::new();
         write(&report, &mut out).unwrap();

@@ -240,6 +240,9 @@ pub struct ReportGroup {
     pub id: usize,
     /// Members, in input order, named by [`Report::name`].
     pub members: Vec<u32>,
+    /// A member is not a near-duplicate of the first: it joined the group
+    /// through others (connected components only).
+    pub chained: bool,
 }
 
 /// Everything a run reports. Documents are numbers, named through
@@ -397,6 +400,7 @@ pub(crate) mod tests {
             groups: vec![ReportGroup {
                 id: 1,
                 members: vec![0, 1, 2],
+                chained: false,
             }],
             keys: BTreeMap::new(),
             baseline: None,

@@ -333,10 +333,12 @@ mod tests {
             ReportGroup {
                 id: 1,
                 members: vec![0, 2],
+                chained: false,
             },
             ReportGroup {
                 id: 2,
                 members: vec![1],
+                chained: false,
             },
         ];
         assert_eq!(

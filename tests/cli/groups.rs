@@ -131,3 +131,30 @@ fn raw_pairs_cannot_be_grouped_by_their_first_member() {
         stderr(&output)
     );
 }
+
+#[test]
+fn a_chained_component_is_pointed_out_beside_the_summary() {
+    let dir = chain();
+    let run = |extra: &[&str]| {
+        let output = dir
+            .simdup()
+            .args(["scan", "docs", "--groups"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        stderr(&output)
+    };
+    let note = "1 of 2 groups hold documents that are near-duplicates of other members but not \
+                of the group's first; --group-by first";
+    // Components: 1..4 chain; 5 is alone, so one group. Add a pair that
+    // does not chain for the count.
+    dir.create("docs/6.txt", window(700));
+    dir.create("docs/7.txt", window(705));
+    assert!(run(&[]).contains(note), "{}", run(&[]));
+    assert!(!run(&["--group-by", "first"]).contains("groups hold"));
+    assert!(!run(&["-q"]).contains("groups hold"));
+    // Pairs listed, not groups: nothing to point out.
+    let output = dir.simdup().args(["scan", "docs"]).output().unwrap();
+    assert!(!stderr(&output).contains("groups hold"));
+}

@@ -126,7 +126,11 @@ pub fn keep_new(listing: &mut Listing, documents: &Documents) {
         .pairs
         .retain(|pair| pair.a.max(pair.b) >= fresh_from);
     listing.total -= (before - listing.pairs.len()) as u64;
-    listing
-        .groups
-        .retain(|group| group.iter().any(|&id| id >= fresh_from));
+    let keep: Vec<bool> = (listing.groups.iter())
+        .map(|group| group.iter().any(|&id| id >= fresh_from))
+        .collect();
+    let mut kept = keep.iter();
+    listing.groups.retain(|_| *kept.next().unwrap_or(&false));
+    let mut kept = keep.iter();
+    listing.chained.retain(|_| *kept.next().unwrap_or(&false));
 }

@@ -40,13 +40,7 @@ pub fn first_groups(
     // Half-class `2c + 1` holds class c's short texts, `2c` the rest.
     let half = |id: DocId| 2 * class_of[id as usize] as usize + usize::from(is_short(id));
     let halves = 2 * classes;
-    let mut first = vec![NONE; halves];
-    for id in 0..class_of.len() as DocId {
-        if listed(id) && first[half(id)] == NONE {
-            first[half(id)] = id;
-        }
-    }
-    let neighbours = Neighbours::new(near, halves, |half| first[half] != NONE);
+    let NearHalves { first, neighbours } = NearHalves::new(near, class_of, halves, &half, &listed);
     // The half-classes in order of their first document.
     let mut order: Vec<usize> = (0..halves).filter(|&h| first[h] != NONE).collect();
     order.sort_unstable_by_key(|&h| first[h]);
@@ -86,6 +80,71 @@ pub fn first_groups(
         groups[slot[lead] as usize].push(id);
     }
     groups
+}
+
+/// For each group, whether it holds a document that is not a near-duplicate
+/// of its first member (one joined to the group through others): the
+/// chains of connected components ([`super::listing::groups`]). Arguments
+/// as for [`first_groups`].
+pub fn chained(
+    groups: &[Vec<DocId>],
+    near: &[ClassPair],
+    class_of: &[ClassId],
+    classes: usize,
+    is_short: impl Fn(DocId) -> bool,
+    listed: impl Fn(DocId) -> bool,
+) -> Vec<bool> {
+    let half = |id: DocId| 2 * class_of[id as usize] as usize + usize::from(is_short(id));
+    let halves = 2 * classes;
+    let NearHalves { neighbours, .. } = NearHalves::new(near, class_of, halves, &half, &listed);
+    // The half-classes near the current group's first member, marked with
+    // the group's number.
+    let mut near_first = vec![usize::MAX; halves];
+    groups
+        .iter()
+        .enumerate()
+        .map(|(number, members)| {
+            let Some(&first) = members.first() else {
+                return false;
+            };
+            let lead = half(first);
+            // Itself and the other half of its class: the same features.
+            near_first[lead] = number;
+            near_first[lead ^ 1] = number;
+            for &other in neighbours.of(lead) {
+                near_first[other as usize] = number;
+            }
+            members
+                .iter()
+                .any(|&member| near_first[half(member)] != number)
+        })
+        .collect()
+}
+
+/// Each half-class's first listed document, and the half-classes near
+/// each.
+struct NearHalves {
+    first: Vec<DocId>,
+    neighbours: Neighbours,
+}
+
+impl NearHalves {
+    fn new(
+        near: &[ClassPair],
+        class_of: &[ClassId],
+        halves: usize,
+        half: &impl Fn(DocId) -> usize,
+        listed: &impl Fn(DocId) -> bool,
+    ) -> NearHalves {
+        let mut first = vec![NONE; halves];
+        for id in 0..class_of.len() as DocId {
+            if listed(id) && first[half(id)] == NONE {
+                first[half(id)] = id;
+            }
+        }
+        let neighbours = Neighbours::new(near, halves, |half| first[half] != NONE);
+        NearHalves { first, neighbours }
+    }
 }
 
 /// The half-classes near each half-class, in one array (compressed rows).
@@ -158,6 +217,20 @@ mod tests {
         assert_eq!(groups, vec![vec![0, 1], vec![2, 3]]);
         let components = super::super::listing::groups(&near, &[0, 1, 2, 3], 4, |_| true);
         assert_eq!(components, vec![vec![0, 1, 2, 3]]);
+    }
+
+    #[test]
+    fn components_are_chained_where_a_member_is_not_near_the_first() {
+        // 0 ~ 1 ~ 2: 2 is not near 0. 3 and 4 are one class; 5 ~ 6.
+        let near = [pair(0, 1, false), pair(1, 2, false), pair(4, 5, false)];
+        let class_of = [0, 1, 2, 3, 3, 4, 5];
+        let groups = super::super::listing::groups(&near, &class_of, 6, |_| true);
+        assert_eq!(groups, vec![vec![0, 1, 2], vec![3, 4], vec![5, 6]]);
+        let chained = chained(&groups, &near, &class_of, 6, |_| false, |_| true);
+        assert_eq!(chained, vec![true, false, false]);
+        let led = first_groups(&near, &class_of, 6, |_| false, |_| true);
+        let chained = super::chained(&led, &near, &class_of, 6, |_| false, |_| true);
+        assert_eq!(chained, vec![false; led.len()]);
     }
 
     #[test]

@@ -36,9 +36,12 @@ pub struct Listing {
     pub pairs: Vec<ReportPair>,
     /// Every pair, counted.
     pub total: u64,
-    /// Connected components of two or more documents, members ascending,
-    /// in order of first member.
+    /// Groups of two or more documents, members ascending, in order of
+    /// first member.
     pub groups: Vec<Vec<DocId>>,
+    /// For each group, whether a member is not a near-duplicate of its
+    /// first (verified connected components only; false otherwise).
+    pub chained: Vec<bool>,
 }
 
 /// The first `max_pairs` document pairs of near classes and of classes

@@ -238,7 +238,7 @@ pub fn scan(
     against::keep_new(&mut found.listing, &documents);
     let verified_at = Instant::now();
     let pairs = found.listing.pairs;
-    let groups = report_groups(found.listing.groups);
+    let groups = report_groups(found.listing.groups, found.listing.chained);
     // Read back once the listing is chosen (`Report::keep_listed_texts`).
     let texts = documents
         .take_report_texts()
@@ -318,6 +318,7 @@ fn raw(documents: &mut Documents, options: &ScanOptions) -> crate::Result<Found>
         listing: Listing {
             pairs,
             total: outcome.total_pairs,
+            chained: vec![false; outcome.groups.len()],
             groups: outcome.groups,
         },
         radius: RadiusParams::default(),
@@ -419,16 +420,31 @@ fn verified(
         .sum();
     drop(members);
     let listed = |id: DocId| !documents.is_superseded(id);
-    let groups = match group_by {
-        GroupBy::Components => listing::groups(&near, documents.class_of(), classes.len(), listed),
+    let (groups, chained) = match group_by {
+        GroupBy::Components => {
+            let groups = listing::groups(&near, documents.class_of(), classes.len(), listed);
+            let chained = leaders::chained(
+                &groups,
+                &near,
+                documents.class_of(),
+                classes.len(),
+                is_short,
+                listed,
+            );
+            (groups, chained)
+        }
         GroupBy::First => {
-            leaders::first_groups(&near, documents.class_of(), classes.len(), is_short, listed)
+            let groups =
+                leaders::first_groups(&near, documents.class_of(), classes.len(), is_short, listed);
+            let chained = vec![false; groups.len()];
+            (groups, chained)
         }
     };
     let listing = Listing {
         pairs,
         total,
         groups,
+        chained,
     };
     let mut radius = words.radius;
     if let (Some((texts_radius, k, found_by)), Some(short)) = (short_params, short) {
@@ -1049,13 +1065,15 @@ fn open_cache(
 }
 
 /// Groups numbered from 1.
-fn report_groups(groups: Vec<Vec<DocId>>) -> Vec<ReportGroup> {
+fn report_groups(groups: Vec<Vec<DocId>>, chained: Vec<bool>) -> Vec<ReportGroup> {
     groups
         .into_iter()
+        .zip(chained)
         .enumerate()
-        .map(|(index, members)| ReportGroup {
+        .map(|(index, (members, chained))| ReportGroup {
             id: index + 1,
             members,
+            chained,
         })
         .collect()
 }
