@@ -21,27 +21,14 @@ import subprocess
 import sys
 import tempfile
 
+from real_corpus import Run
+
 
 def main():
-    args = sys.argv[1:]
-    extra = []
-    if "--" in args:
-        extra = args[args.index("--") + 1:]
-        args = args[: args.index("--")]
-    if not args:
-        sys.exit(__doc__)
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    simdup = os.path.abspath(os.environ.get("SIMDUP", os.path.join(root, "target/release/simdup")))
-    corpus = os.path.join(root, "target/real", args[0])
-    threshold = float(args[1]) if len(args) > 1 else 0.8
-    truth_dir = corpus + "-text" if os.path.isdir(corpus + "-text") else corpus
-    near = {}
-    with open(os.path.join(truth_dir, "truth-words3.jsonl")) as truth:
-        for line in truth:
-            pair = json.loads(line)
-            if "a" in pair and pair["jaccard"] >= threshold:
-                near.setdefault(pair["a"], set()).add(pair["b"])
-                near.setdefault(pair["b"], set()).add(pair["a"])
+    run_args = Run(sys.argv[1:], __doc__)
+    args, extra, simdup = [run_args.name], run_args.extra, run_args.simdup
+    corpus, threshold = run_args.corpus, run_args.threshold
+    near = run_args.near()
     # Walk order: the order `simdup fingerprint` lists the files in.
     listed = subprocess.run(
         [simdup, "fingerprint", "docs"], cwd=corpus, capture_output=True, check=True, text=True

@@ -17,36 +17,20 @@ Usage: benches/real/group-precision.py CORPUS [THRESHOLD [-- SCAN ARGS...]]
 Environment: SIMDUP (default target/release/simdup).
 """
 import json
-import os
 import subprocess
 import sys
 
+from real_corpus import Run
+
 
 def main():
-    args = sys.argv[1:]
-    extra = []
-    if "--" in args:
-        extra = args[args.index("--") + 1:]
-        args = args[: args.index("--")]
-    if not args:
-        sys.exit(__doc__)
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    simdup = os.path.abspath(os.environ.get("SIMDUP", os.path.join(root, "target/release/simdup")))
-    corpus = os.path.join(root, "target/real", args[0])
-    threshold = float(args[1]) if len(args) > 1 else 0.8
-    truth_dir = corpus + "-text" if os.path.isdir(corpus + "-text") else corpus
-    relevant = set()
-    with open(os.path.join(truth_dir, "truth-words3.jsonl")) as truth:
-        for line in truth:
-            pair = json.loads(line)
-            if "a" in pair and pair["jaccard"] >= threshold:
-                relevant.add((pair["a"], pair["b"]))
-                relevant.add((pair["b"], pair["a"]))
+    run = Run(sys.argv[1:], __doc__)
+    near = run.near()
     for group_by in ("components", "first"):
         report = json.loads(subprocess.run(
-            [simdup, "scan", "docs", "--groups", "--group-by", group_by, "--format", "json",
-             "-q", "--threshold", str(threshold)] + extra,
-            cwd=corpus, capture_output=True, check=True, text=True,
+            [run.simdup, "scan", "docs", "--groups", "--group-by", group_by, "--format", "json",
+             "-q", "--threshold", str(run.threshold)] + run.extra,
+            cwd=run.corpus, capture_output=True, check=True, text=True,
         ).stdout)
         implied = hits = largest = 0
         for group in report["groups"]:
@@ -55,9 +39,9 @@ def main():
             for i, a in enumerate(members):
                 for b in members[i + 1:]:
                     implied += 1
-                    hits += (a, b) in relevant
+                    hits += b in near.get(a, ())
         print(
-            f"{args[0]} --group-by {group_by}: {len(report['groups'])} groups, "
+            f"{run.name} --group-by {group_by}: {len(report['groups'])} groups, "
             f"{implied} pairs within them, {hits} relevant: group precision "
             f"{hits / max(implied, 1):.3f}; largest {largest}"
         )

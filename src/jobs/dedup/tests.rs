@@ -545,6 +545,32 @@ impl Output for Paths {
     }
 }
 
+/// The scan options dedup's answer is compared with: the defaults, at
+/// `threshold` and radius `k` (the cost model's when `None`), groups led
+/// by their first member.
+fn scan_options(threshold: f64, k: Option<u32>) -> crate::jobs::scan::ScanOptions {
+    use crate::jobs::scan::{GroupBy, Mode, ScanOptions, ShortTextSearch};
+    ScanOptions {
+        features: FeatureOptions::default(),
+        walk: crate::input::WalkOptions::default(),
+        mode: Mode::Verified {
+            threshold,
+            group_by: GroupBy::First,
+        },
+        max_distance: k,
+        method: crate::search::Method::Exact,
+        window: crate::search::DEFAULT_WINDOW,
+        max_pairs: u64::MAX,
+        max_candidates: crate::jobs::scan::MAX_CANDIDATES,
+        min_features: 1,
+        short_texts: true,
+        short_text_search: ShortTextSearch::Auto,
+        progress: false,
+        cache: None,
+        record_texts: None,
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
@@ -560,33 +586,14 @@ proptest! {
         threshold in prop_oneof![Just(0.8), Just(0.6)],
         k in prop_oneof![Just(None), Just(Some(6u32)), Just(Some(32u32))],
     ) {
-        use crate::input::WalkOptions;
-        use crate::jobs::scan::{Inputs, Mode, ScanOptions, scan};
+        use crate::jobs::scan::{Inputs, scan};
         let dir = tempfile::tempdir().unwrap();
         for (i, line) in lines.iter().enumerate() {
             std::fs::write(dir.path().join(format!("{i:03}.txt")), line).unwrap();
         }
         let scanned = scan(
             &Inputs::Paths(vec![dir.path().to_path_buf()]),
-            &ScanOptions {
-                features: FeatureOptions::default(),
-                walk: WalkOptions::default(),
-                mode: Mode::Verified {
-                    threshold,
-                    group_by: crate::jobs::scan::GroupBy::First,
-                },
-                max_distance: k,
-                method: crate::search::Method::Exact,
-                window: crate::search::DEFAULT_WINDOW,
-                max_pairs: u64::MAX,
-                max_candidates: crate::jobs::scan::MAX_CANDIDATES,
-                min_features: 1,
-                short_texts: true,
-                short_text_search: crate::jobs::scan::ShortTextSearch::Auto,
-                progress: false,
-                cache: None,
-                record_texts: None,
-            },
+            &scan_options(threshold, k),
             &mut Diagnostics::new(false),
         )
         .unwrap();
@@ -598,7 +605,7 @@ proptest! {
         let mut out = Paths::default();
         let options = DedupOptions { threshold, max_distance: k, ..DedupOptions::default() };
         let files = Files::Paths(vec![dir.path().to_path_buf()]);
-        let stats = dedup_files(&files, &WalkOptions::default(), &options, &mut out, &mut Diagnostics::new(false)).unwrap();
+        let stats = dedup_files(&files, &crate::input::WalkOptions::default(), &options, &mut out, &mut Diagnostics::new(false)).unwrap();
         prop_assert_eq!(stats.kept + stats.dropped, lines.len() as u64);
         for (dropped, kept, jaccard) in &out.dropped {
             // Walk order is name order: the kept file comes first.
@@ -714,8 +721,7 @@ proptest! {
         threshold in prop_oneof![Just(0.8), Just(0.6)],
         k in prop_oneof![Just(6u32), Just(20u32)],
     ) {
-        use crate::input::WalkOptions;
-        use crate::jobs::scan::{GroupBy, Inputs, Mode, ScanOptions, scan};
+        use crate::jobs::scan::{Inputs, scan};
         let file = tempfile::NamedTempFile::new().unwrap();
         let input = lines.iter().map(|line| format!("{line}\n")).collect::<String>();
         std::fs::write(file.path(), &input).unwrap();
@@ -724,22 +730,7 @@ proptest! {
                 options: RecordOptions::default(),
                 file: Some(file.path().to_path_buf()),
             },
-            &ScanOptions {
-                features: FeatureOptions::default(),
-                walk: WalkOptions::default(),
-                mode: Mode::Verified { threshold, group_by: GroupBy::First },
-                max_distance: Some(k),
-                method: crate::search::Method::Exact,
-                window: crate::search::DEFAULT_WINDOW,
-                max_pairs: u64::MAX,
-                max_candidates: crate::jobs::scan::MAX_CANDIDATES,
-                min_features: 1,
-                short_texts: true,
-                short_text_search: crate::jobs::scan::ShortTextSearch::Auto,
-                progress: false,
-                cache: None,
-                record_texts: None,
-            },
+            &scan_options(threshold, Some(k)),
             &mut Diagnostics::new(false),
         )
         .unwrap();
