@@ -147,8 +147,8 @@ fn a_chained_component_is_pointed_out_beside_the_summary() {
     };
     let note = "1 of 2 groups hold documents that are near-duplicates of other members but not \
                 of the group's first; --group-by first";
-    // Components: 1..4 chain; 5 is alone, so one group. Add a pair that
-    // does not chain for the count.
+    // Two groups: 1..4 chain (3 and 4 are not near 1), 6 and 7 are a
+    // plain pair; 5 is in none.
     dir.create("docs/6.txt", window(700));
     dir.create("docs/7.txt", window(705));
     assert!(run(&[]).contains(note), "{}", run(&[]));
@@ -157,4 +157,39 @@ fn a_chained_component_is_pointed_out_beside_the_summary() {
     // Pairs listed, not groups: nothing to point out.
     let output = dir.simdup().args(["scan", "docs"]).output().unwrap();
     assert!(!stderr(&output).contains("groups hold"));
+}
+
+#[test]
+fn against_a_stored_corpus_groups_keep_their_chained_mark() {
+    let dir = TestDir::new();
+    for (number, from) in [(1, 0), (2, 10)] {
+        dir.create(&format!("old/{number}.txt"), window(from));
+    }
+    for (number, from) in [(3, 20), (4, 30)] {
+        dir.create(&format!("new/{number}.txt"), window(from));
+    }
+    dir.create("new/5.txt", window(500));
+    let output = dir
+        .simdup()
+        .args(["index", "add", "--db", "stored.db", "old", "-q"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let output = dir
+        .simdup()
+        .args(["scan", "new", "--against", "stored.db", "--groups"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    // Pairs with a new document only: old/2 ~ new/3 ~ new/4, and new/4
+    // is not near old/2.
+    assert_eq!(
+        stdout(&output),
+        "group 1: 3 documents\n  old/2.txt\n  new/3.txt\n  new/4.txt\n"
+    );
+    assert!(
+        stderr(&output).contains("1 of 1 groups hold documents"),
+        "{}",
+        stderr(&output)
+    );
 }

@@ -126,11 +126,12 @@ pub fn keep_new(listing: &mut Listing, documents: &Documents) {
         .pairs
         .retain(|pair| pair.a.max(pair.b) >= fresh_from);
     listing.total -= (before - listing.pairs.len()) as u64;
-    let keep: Vec<bool> = (listing.groups.iter())
-        .map(|group| group.iter().any(|&id| id >= fresh_from))
-        .collect();
-    let mut kept = keep.iter();
-    listing.groups.retain(|_| *kept.next().unwrap_or(&false));
-    let mut kept = keep.iter();
-    listing.chained.retain(|_| *kept.next().unwrap_or(&false));
+    // A group and its mark go together.
+    let groups = std::mem::take(&mut listing.groups);
+    let chained = std::mem::take(&mut listing.chained);
+    (listing.groups, listing.chained) = groups
+        .into_iter()
+        .zip(chained)
+        .filter(|(group, _)| group.iter().any(|&id| id >= fresh_from))
+        .unzip();
 }

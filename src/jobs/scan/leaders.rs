@@ -226,11 +226,11 @@ mod tests {
         let class_of = [0, 1, 2, 3, 3, 4, 5];
         let groups = super::super::listing::groups(&near, &class_of, 6, |_| true);
         assert_eq!(groups, vec![vec![0, 1, 2], vec![3, 4], vec![5, 6]]);
-        let chained = chained(&groups, &near, &class_of, 6, |_| false, |_| true);
-        assert_eq!(chained, vec![true, false, false]);
+        let marks = chained(&groups, &near, &class_of, 6, |_| false, |_| true);
+        assert_eq!(marks, vec![true, false, false]);
         let led = first_groups(&near, &class_of, 6, |_| false, |_| true);
-        let chained = super::chained(&led, &near, &class_of, 6, |_| false, |_| true);
-        assert_eq!(chained, vec![false; led.len()]);
+        let marks = chained(&led, &near, &class_of, 6, |_| false, |_| true);
+        assert_eq!(marks, vec![false; led.len()]);
     }
 
     #[test]
