@@ -18,6 +18,12 @@ build_simdup() {
     fi
 }
 
+# utf8_locale: the name of an installed UTF-8 locale (C.UTF-8 first), or
+# nothing when there is none.
+utf8_locale() {
+    locale -a 2>/dev/null | grep -i -m 1 -x -E 'c\.utf-?8|en_us\.utf-?8' || true
+}
+
 # median: the median of the numbers on stdin, one a line.
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 

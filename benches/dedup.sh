@@ -68,8 +68,10 @@ echo "Input: $RECORDS records, $(awk -v b="$BYTES" 'BEGIN { printf "%.1f", b / 1
 echo
 echo "| command          | median s |    MB/s |  records/s | peak MB |      kept |"
 echo "|------------------|---------:|--------:|-----------:|--------:|----------:|"
-measure "sort -u" "sort -u '$INPUT'"
-measure "awk !seen" "awk '!seen[\$0]++' '$INPUT'"
+# In the C locale: sort compares bytes there, its fastest (in C.UTF-8,
+# 1.4 times slower on this input); awk's speed does not depend on it.
+measure "sort -u" "env LC_ALL=C sort -u '$INPUT'"
+measure "awk !seen" "env LC_ALL=C awk '!seen[\$0]++' '$INPUT'"
 measure "simdup dedup" "'$SIMDUP' dedup $DEDUP_ARGS '$INPUT'"
 echo
 echo "simdup's summaries:"
