@@ -102,7 +102,7 @@ impl ShortTexts {
 
     /// The fingerprint of a short text with features, and the hashes of
     /// its set in no order, repeats included.
-    fn fingerprint_and_hashes(&self, text: &[u8]) -> Option<(Fingerprint, Vec<u64>)> {
+    pub fn fingerprint_and_hashes(&self, text: &[u8]) -> Option<(Fingerprint, Vec<u64>)> {
         if !Self::is_short(text) {
             return None;
         }
