@@ -204,30 +204,40 @@ fn malformed_json_lines_are_named_and_the_stream_goes_on() {
 fn the_output_is_the_same_whatever_the_thread_count() {
     let dir = TestDir::new();
     dir.create("log.txt", log_lines(30_000));
-    let run = |threads: &str, dropped: &str| {
-        let output = dir
-            .simdup()
-            .args([
-                "dedup",
-                "log.txt",
-                "-q",
-                "-j",
-                threads,
-                "--dropped",
-                dropped,
-            ])
-            .output()
-            .unwrap();
-        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-        (
-            output.stdout,
-            std::fs::read(dir.path().join(dropped)).unwrap(),
-        )
-    };
-    let one = run("1", "one.jsonl");
-    let two = run("2", "two.jsonl");
-    assert!(one == two, "-j 1 and -j 2 differ");
-    assert!(!one.1.is_empty());
+    // `--keep longest` decides the whole input at the end, in blocks of
+    // its own, measured and searched on every core.
+    for keep in ["first", "longest"] {
+        let run = |threads: &str, dropped: &str| {
+            let output = dir
+                .simdup()
+                .args([
+                    "dedup",
+                    "log.txt",
+                    "-q",
+                    "--keep",
+                    keep,
+                    "-j",
+                    threads,
+                    "--dropped",
+                    dropped,
+                ])
+                .output()
+                .unwrap();
+            assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+            (
+                output.stdout,
+                std::fs::read(dir.path().join(dropped)).unwrap(),
+            )
+        };
+        let one = run("1", "one.jsonl");
+        let two = run("2", "two.jsonl");
+        let eight = run("8", "eight.jsonl");
+        assert!(
+            one == two && two == eight,
+            "--keep {keep}: -j 1, 2 and 8 differ"
+        );
+        assert!(!one.1.is_empty());
+    }
 }
 
 /// Short texts are joined at any radius, unless told to be searched by

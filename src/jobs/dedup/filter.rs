@@ -343,6 +343,49 @@ fn short_text_in_flight(short: &ShortTexts, text: &[u8]) -> Option<ShortText> {
     })
 }
 
+/// [`Filter::short_text`] by `measure`; `by_path`: texts are paths of
+/// files, read again.
+fn short_text_again(
+    measure: &Measure,
+    by_path: bool,
+    text: &[u8],
+) -> io::Result<Option<ShortText>> {
+    let Some(short) = &measure.short else {
+        return Ok(None);
+    };
+    if !by_path {
+        return Ok(short_text(short, text));
+    }
+    let path = path_from_bytes(text);
+    let named =
+        |error: io::Error| io::Error::new(error.kind(), format!("{}: {error}", path.display()));
+    let mut file = (measure.fingerprinter.options().view)
+        .reopen(&path)
+        .map_err(named)?;
+    let mut prefix = Prefix::new(&mut file);
+    io::copy(&mut prefix, &mut io::sink()).map_err(named)?;
+    Ok(prefix.whole().and_then(|text| short_text(short, text)))
+}
+
+/// How a filter measures records gathered earlier ([`Filter::remeasure`]).
+#[derive(Clone, Debug)]
+pub struct Remeasure {
+    measure: Measure,
+    by_path: bool,
+}
+
+impl Remeasure {
+    /// [`Filter::short_text`].
+    pub fn short_text(&self, text: &[u8]) -> io::Result<Option<ShortText>> {
+        short_text_again(&self.measure, self.by_path, text)
+    }
+
+    /// [`Filter::measure`].
+    pub fn measure(&self) -> &Measure {
+        &self.measure
+    }
+}
+
 /// What the filter decided.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Decision {
@@ -685,21 +728,16 @@ impl Filter {
     /// The character-pair features of a record gathered earlier (its text,
     /// or the path of its file), if it is a short text and the rule is on.
     pub fn short_text(&self, text: &[u8]) -> io::Result<Option<ShortText>> {
-        let Some(short) = &self.measure.short else {
-            return Ok(None);
-        };
-        if !self.by_path {
-            return Ok(short_text(short, text));
+        short_text_again(&self.measure, self.by_path, text)
+    }
+
+    /// How it measures records gathered earlier, to measure them apart
+    /// from it (on other threads while it decides).
+    pub fn remeasure(&self) -> Remeasure {
+        Remeasure {
+            measure: self.measure.clone(),
+            by_path: self.by_path,
         }
-        let path = path_from_bytes(text);
-        let named =
-            |error: io::Error| io::Error::new(error.kind(), format!("{}: {error}", path.display()));
-        let mut file = (self.measure.fingerprinter.options().view)
-            .reopen(&path)
-            .map_err(named)?;
-        let mut prefix = Prefix::new(&mut file);
-        io::copy(&mut prefix, &mut io::sink()).map_err(named)?;
-        Ok(prefix.whole().and_then(|text| short_text(short, text)))
     }
 
     /// Searches within `radii` from now on, each if narrower. Between

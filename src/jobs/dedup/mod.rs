@@ -482,39 +482,14 @@ impl Run {
         if self.gathered.is_some() {
             return vec![None; prepared.len()];
         }
-        let long = prepared.iter().any(|(outcome, _)| {
-            matches!(outcome, Outcome::Done((_, measured)) if measured.short.is_none())
-        });
-        self.filter.begin_block(long);
-        let filter = &self.filter;
-        let search = |part: &[(Prepared, std::ops::Range<usize>)]| -> Vec<_> {
-            let mut scratch = JoinScratch::default();
-            part.iter()
-                .map(|(outcome, _)| match outcome {
-                    Outcome::Done((_, measured)) => filter.candidates(measured, &mut scratch),
-                    _ => None,
-                })
-                .collect()
-        };
-        // Plain threads, not the worker pool: its workers may be waiting
-        // for this thread to take the next block.
-        let threads = rayon::current_num_threads().max(1);
-        if threads == 1 || prepared.len() < SEARCH_AHEAD_MIN {
-            return search(prepared);
-        }
-        std::thread::scope(|scope| {
-            let parts: Vec<_> = prepared
-                .chunks(prepared.len().div_ceil(threads))
-                .map(|part| (part.len(), scope.spawn(move || search(part))))
-                .collect();
-            parts
-                .into_iter()
-                .flat_map(|(len, part)| {
-                    // A part that failed is searched again while deciding.
-                    part.join().unwrap_or_else(|_| vec![None; len])
-                })
-                .collect()
-        })
+        let records: Vec<Option<&Measured>> = prepared
+            .iter()
+            .map(|(outcome, _)| match outcome {
+                Outcome::Done((_, measured)) => Some(measured),
+                _ => None,
+            })
+            .collect();
+        search_ahead(&mut self.filter, &records)
     }
 
     /// Decides one record and hands it on; `found`: its candidates among
@@ -606,6 +581,44 @@ impl Run {
         let id = self.ids.as_ref().map(|ids| ids.text(kept as usize));
         RecordName { line, id }
     }
+}
+
+/// Starts a block of `filter` for `records` (`None`: one that is not
+/// searched) and finds the candidates of each among the records kept
+/// before it, on every core: [`Filter::candidates`], for
+/// [`Filter::decide_with`].
+fn search_ahead(filter: &mut Filter, records: &[Option<&Measured>]) -> Vec<Option<Ahead>> {
+    let long = records
+        .iter()
+        .flatten()
+        .any(|measured| measured.short.is_none());
+    filter.begin_block(long);
+    let filter = &*filter;
+    let search = |part: &[Option<&Measured>]| -> Vec<_> {
+        let mut scratch = JoinScratch::default();
+        part.iter()
+            .map(|measured| measured.and_then(|measured| filter.candidates(measured, &mut scratch)))
+            .collect()
+    };
+    // Plain threads, not the worker pool: its workers may be waiting for
+    // this thread to take the next block.
+    let threads = rayon::current_num_threads().max(1);
+    if threads == 1 || records.len() < SEARCH_AHEAD_MIN {
+        return search(records);
+    }
+    std::thread::scope(|scope| {
+        let parts: Vec<_> = records
+            .chunks(records.len().div_ceil(threads))
+            .map(|part| (part.len(), scope.spawn(move || search(part))))
+            .collect();
+        parts
+            .into_iter()
+            .flat_map(|(len, part)| {
+                // A part that failed is searched again while deciding.
+                part.join().unwrap_or_else(|_| vec![None; len])
+            })
+            .collect()
+    })
 }
 
 #[cfg(test)]

@@ -6,20 +6,30 @@
 //! fingerprints and name (about 130 bytes in all) stay in memory. Then the
 //! records are decided in the policy's order (last first; longest or
 //! shortest text first, ties in input order) by the same filter as the
-//! streaming `first`, and written in input order once all are decided.
+//! streaming `first`, in blocks as it decides a stream (measured again
+//! and searched on every core, decided in turn), and written in input
+//! order once all are decided.
 
 use std::cmp::Reverse;
+use std::io;
+
+use rayon::prelude::*;
 
 use crate::fingerprint::Fingerprint;
 use crate::report::Names;
 
-use super::filter::{Decision, Filter, Measured};
+use super::filter::{Decision, Filter, Measured, Remeasure};
 use super::plan::Radii;
 use super::size_classes::Size;
 use super::{DedupStats, Keep, Output, RecordName};
 
 /// Bytes of each spool held in memory before the rest goes to a file.
 pub const SPOOL_MEMORY: usize = 32 << 20;
+
+/// Records measured again at once, on every core, before they are
+/// decided in turn: a block's worth (tests take few, so that a run
+/// crosses several).
+const MEASURED_AHEAD: usize = if cfg!(test) { 3 } else { 8192 };
 
 /// What became of one record.
 #[derive(Clone, Copy, Debug)]
@@ -77,6 +87,33 @@ impl Gathered {
         Ok(())
     }
 
+    /// Record `record` measured again as it was read, from its spooled
+    /// text: a short text's character pairs, a long text's set and size.
+    fn measure_again(&self, remeasure: &Remeasure, record: u32) -> io::Result<Measured> {
+        let (words, is_short) = self.fingerprints[record as usize];
+        let text = self.texts.get(record as usize)?.into_owned();
+        let short = if is_short {
+            remeasure.short_text(&text)?
+        } else {
+            None
+        };
+        let long = match short {
+            Some(_) => None,
+            None => remeasure.measure().measure_long(&text),
+        };
+        let (distinct, words_set) = long.map_or((Size::Unknown, None), |long| {
+            (long.distinct, long.words_set)
+        });
+        Ok(Measured {
+            text,
+            words,
+            short,
+            place: None,
+            words_set,
+            distinct,
+        })
+    }
+
     fn name(&self, record: u32) -> RecordName {
         RecordName {
             line: self.lines[record as usize],
@@ -107,49 +144,66 @@ impl Gathered {
         let mut fates = vec![Fate::Kept; count as usize];
         // The record each kept number stands for.
         let mut kept_records: Vec<u32> = Vec::new();
-        for record in order {
-            let (words, is_short) = self.fingerprints[record as usize];
-            let text = self.texts.get(record as usize).map_err(spool)?.into_owned();
-            let short = if is_short {
-                filter.short_text(&text).map_err(spool)?
-            } else {
-                None
-            };
-            // Measured again as it was read: a long text's set and size.
-            let long = match short {
-                Some(_) => None,
-                None => filter.measure().measure_long(&text),
-            };
-            let (distinct, words_set) = long.map_or((Size::Unknown, None), |long| {
-                (long.distinct, long.words_set)
-            });
-            let measured = Measured {
-                text,
-                words,
-                short,
-                place: None,
-                words_set,
-                distinct,
-            };
-            let decision = filter.decide(&measured).map_err(spool)?;
-            // The radii follow the order of the decisions.
-            if radii.observe(filter.measure(), &measured) {
-                radii.apply(filter);
-            }
-            match decision {
-                Decision::Kept(Some(number)) => {
-                    debug_assert_eq!(number as usize, kept_records.len());
-                    kept_records.push(record);
+        let remeasure = filter.remeasure();
+        let measure_chunk = |chunk: &[u32]| -> Vec<io::Result<Measured>> {
+            chunk
+                .par_iter()
+                .map(|&record| self.measure_again(&remeasure, record))
+                .collect()
+        };
+        let chunks: Vec<&[u32]> = order.chunks(MEASURED_AHEAD).collect();
+        std::thread::scope(|scope| -> crate::Result<()> {
+            // The next chunk is measured on the worker pool while this
+            // thread decides the current one.
+            let mut next = chunks
+                .first()
+                .map(|&chunk| scope.spawn(move || measure_chunk(chunk)));
+            for (at, &chunk) in chunks.iter().enumerate() {
+                let measured = match next.take().map(|measuring| measuring.join()) {
+                    Some(Ok(measured)) => measured,
+                    Some(Err(panic)) => std::panic::resume_unwind(panic),
+                    None => break,
+                };
+                next = chunks
+                    .get(at + 1)
+                    .map(|&chunk| scope.spawn(move || measure_chunk(chunk)));
+                let mut records = chunk.iter().zip(measured).peekable();
+                // Parts end where the radius may narrow, as a stream's
+                // blocks do: each is searched ahead at its own radius.
+                while records.peek().is_some() {
+                    let mut part = Vec::new();
+                    for (&record, measured) in records.by_ref() {
+                        let measured = measured.map_err(spool)?;
+                        let checkpoint = radii.observe(filter.measure(), &measured);
+                        part.push((record, measured));
+                        if checkpoint {
+                            break;
+                        }
+                    }
+                    let searched: Vec<Option<&Measured>> =
+                        part.iter().map(|(_, measured)| Some(measured)).collect();
+                    let found = super::search_ahead(filter, &searched);
+                    for ((record, measured), found) in part.iter().zip(found) {
+                        match filter.decide_with(measured, found).map_err(spool)? {
+                            Decision::Kept(Some(number)) => {
+                                debug_assert_eq!(number as usize, kept_records.len());
+                                kept_records.push(*record);
+                            }
+                            Decision::Kept(None) => stats.empty += 1,
+                            Decision::Dropped { kept, jaccard } => {
+                                fates[*record as usize] = Fate::Dropped {
+                                    record: kept_records[kept as usize],
+                                    jaccard,
+                                };
+                            }
+                        }
+                    }
+                    filter.end_block();
+                    radii.apply(filter);
                 }
-                Decision::Kept(None) => stats.empty += 1,
-                Decision::Dropped { kept, jaccard } => {
-                    fates[record as usize] = Fate::Dropped {
-                        record: kept_records[kept as usize],
-                        jaccard,
-                    };
-                }
             }
-        }
+            Ok(())
+        })?;
         for (record, fate) in fates.into_iter().enumerate() {
             match fate {
                 Fate::Kept => {
