@@ -260,6 +260,29 @@ impl Measure {
         }
     }
 
+    /// What a record gathered for a policy other than `first` needs while
+    /// the input is read: its fingerprint alone. Its character pairs, or
+    /// its set and size, are measured again when it is decided
+    /// ([`Remeasure`]), so they are not measured now.
+    pub fn measure_words(&self, text: &[u8], content_hash: u64) -> TextMeasures {
+        TextMeasures {
+            words: self
+                .fingerprinter
+                .fingerprint_bytes_hashed(text, content_hash),
+            short: None,
+            distinct: Size::Unknown,
+            words_set: None,
+        }
+    }
+
+    /// Whether a record with this text and fingerprint is measured as a
+    /// short text by [`Measure::measure_text`], unless it has no character
+    /// pairs: the rule is on, it has the features to be searched, and it
+    /// is one short line.
+    pub fn may_be_short(&self, text: &[u8], words: &Fingerprint) -> bool {
+        self.short.is_some() && self.searched_by_words(words) && ShortTexts::is_short(text)
+    }
+
     /// Fingerprints a document read from a stream (a file), which is read
     /// once: its first bytes are kept to tell whether it is a short text,
     /// and its feature set is measured on the way if it is small enough.
@@ -715,6 +738,11 @@ impl Filter {
     pub fn reading_files(mut self) -> Filter {
         self.by_path = true;
         self
+    }
+
+    /// Whether its texts are paths of files ([`Filter::reading_files`]).
+    pub fn reads_files(&self) -> bool {
+        self.by_path
     }
 
     /// The records come from `source`, a regular file: a kept record's
@@ -1222,6 +1250,28 @@ mod tests {
                 ..short
             });
             proptest::prop_assert_eq!(in_flight, sorted);
+        }
+    }
+
+    proptest::proptest! {
+        /// A gathered record is taken for a short text exactly when
+        /// measuring it would find one.
+        #[test]
+        fn what_may_be_short_is_measured_short(
+            text in "([ab !]{0,6}|[a-z0-9 ,.!]{0,40}|.{0,80}|[a-z \n]{250,270})",
+            min_features in 1u64..4,
+        ) {
+            let measure =
+                Measure::new(Fingerprinter::new(FeatureOptions::default()), true, min_features);
+            let bytes = text.as_bytes();
+            let hash = xxhash_rust::xxh3::xxh3_64(bytes);
+            let words = measure.measure_words(bytes, hash).words;
+            let measured = measure.measure_text(bytes, hash);
+            proptest::prop_assert_eq!(words, measured.words);
+            proptest::prop_assert_eq!(
+                measure.may_be_short(bytes, &words),
+                measured.short.is_some()
+            );
         }
     }
 

@@ -279,27 +279,32 @@ fn dedup_blocks_with_radii<R: Read + Send>(
         run.filter.read_records_from(source);
     }
     let measure = run.filter.measure().clone();
+    // A record gathered for the end is measured again there.
+    let gathering = run.gathered.is_some();
     for_each_ordered(
         blocks,
         |block| {
             let offset = block.offset();
             let (bytes, items) = block.parse_raw();
             let prepared: Vec<(Prepared, std::ops::Range<usize>)> =
-                measure_once(items, |text, hash| measure.measure_text(text, hash))
-                    .into_iter()
-                    .map(|(outcome, range)| {
-                        let prepared = outcome.map(|(record, measures)| {
-                            let name = RecordName {
-                                line: record.line,
-                                id: record.id,
-                            };
-                            let mut measured = Measured::of_record(record.text, measures);
-                            measured.place = Some(offset + range.start as u64);
-                            (name, measured)
-                        });
-                        (prepared, range)
-                    })
-                    .collect();
+                measure_once(items, |text, hash| match gathering {
+                    true => measure.measure_words(text, hash),
+                    false => measure.measure_text(text, hash),
+                })
+                .into_iter()
+                .map(|(outcome, range)| {
+                    let prepared = outcome.map(|(record, measures)| {
+                        let name = RecordName {
+                            line: record.line,
+                            id: record.id,
+                        };
+                        let mut measured = Measured::of_record(record.text, measures);
+                        measured.place = Some(offset + range.start as u64);
+                        (name, measured)
+                    });
+                    (prepared, range)
+                })
+                .collect();
             (bytes, prepared)
         },
         |_, (bytes, prepared)| {
@@ -522,11 +527,15 @@ impl Run {
         };
         self.stats.read += 1;
         self.stats.bytes += measured.words.bytes;
+        if let Some(gathered) = self.gathered.as_mut() {
+            // A file comes measured; a record, by its fingerprint alone.
+            let is_short = measured.short.is_some()
+                || (!self.filter.reads_files()
+                    && (self.filter.measure()).may_be_short(&measured.text, &measured.words));
+            return gathered.add(name, measured, raw, is_short);
+        }
         if measured.short.is_none() && self.filter.measure().searched_by_words(&measured.words) {
             self.stats.long_texts += 1;
-        }
-        if let Some(gathered) = self.gathered.as_mut() {
-            return gathered.add(name, measured, raw);
         }
         let decision = self
             .filter

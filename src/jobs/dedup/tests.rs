@@ -445,6 +445,38 @@ proptest! {
 }
 
 #[test]
+fn a_gathered_record_is_measured_as_a_streamed_one() {
+    // Short lines, long lines (over 256 characters), a short line with no
+    // features, and near-copies of each kind.
+    let long =
+        |seed: usize| -> String { (0..60).map(|i| format!("word{} ", i * 7 + seed)).collect() };
+    let lines = [
+        "One Stop Bakery, 1304 High St Rd, Wantirna".to_string(),
+        long(1),
+        "!!! ???".to_string(),
+        "One Stop Bakery, 1304 High Street Rd, Wantirna".to_string(),
+        format!("{} word999", long(1)),
+        long(2),
+    ];
+    let input: Vec<u8> = lines
+        .iter()
+        .flat_map(|line| format!("{line}\n").into_bytes())
+        .collect();
+    let (first_out, first) = run(&input, &DedupOptions::default(), 64);
+    let options = DedupOptions {
+        keep: Keep::Last,
+        ..DedupOptions::default()
+    };
+    let (last_out, last) = run(&input, &options, 64);
+    assert_eq!(first.long_texts, 3);
+    assert_eq!(
+        (last.long_texts, last.empty, last.dropped),
+        (first.long_texts, first.empty, first.dropped)
+    );
+    assert_eq!((first_out.dropped.len(), last_out.dropped.len()), (2, 2));
+}
+
+#[test]
 fn records_come_out_byte_for_byte() {
     let input = b"caf\xe9 au lait\r\ncaf\xe9 au lait\n\xff\xfe\n\xff\xfe\nlast without newline";
     let (out, stats) = run(input, &DedupOptions::default(), 1 << 20);

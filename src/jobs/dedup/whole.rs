@@ -61,12 +61,14 @@ impl Gathered {
         }
     }
 
-    /// Adds a record that was read.
+    /// Adds a record that was read; `is_short`: whether it is measured as
+    /// a short text when it is decided.
     pub(super) fn add(
         &mut self,
         name: RecordName,
         measured: Measured,
         raw: &[u8],
+        is_short: bool,
     ) -> crate::Result<()> {
         if self.lines.len() >= super::filter::MAX_KEPT as usize {
             return Err(crate::Error::Usage(format!(
@@ -81,8 +83,7 @@ impl Gathered {
             ids.push(name.id.as_deref().unwrap_or_default().as_bytes())
                 .map_err(spool)?;
         }
-        self.fingerprints
-            .push((measured.words, measured.short.is_some()));
+        self.fingerprints.push((measured.words, is_short));
         self.lines.push(name.line);
         Ok(())
     }
@@ -174,6 +175,11 @@ impl Gathered {
                     let mut part = Vec::new();
                     for (&record, measured) in records.by_ref() {
                         let measured = measured.map_err(spool)?;
+                        if measured.short.is_none()
+                            && filter.measure().searched_by_words(&measured.words)
+                        {
+                            stats.long_texts += 1;
+                        }
                         let checkpoint = radii.observe(filter.measure(), &measured);
                         part.push((record, measured));
                         if checkpoint {
