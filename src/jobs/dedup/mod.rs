@@ -287,9 +287,12 @@ fn dedup_blocks_with_radii<R: Read + Send>(
             let offset = block.offset();
             let (bytes, items) = block.parse_raw();
             let prepared: Vec<(Prepared, std::ops::Range<usize>)> =
-                measure_once(items, |text, hash| match gathering {
-                    true => measure.measure_words(text, hash),
-                    false => measure.measure_text(text, hash),
+                measure_once(items, |text, hash| {
+                    if gathering {
+                        measure.measure_words(text, hash)
+                    } else {
+                        measure.measure_text(text, hash)
+                    }
                 })
                 .into_iter()
                 .map(|(outcome, range)| {
@@ -529,9 +532,10 @@ impl Run {
         self.stats.bytes += measured.words.bytes;
         if let Some(gathered) = self.gathered.as_mut() {
             // A file comes measured; a record, by its fingerprint alone.
+            let measure = self.filter.measure();
             let is_short = measured.short.is_some()
                 || (!self.filter.reads_files()
-                    && (self.filter.measure()).may_be_short(&measured.text, &measured.words));
+                    && measure.may_be_short(&measured.text, &measured.words));
             return gathered.add(name, measured, raw, is_short);
         }
         if measured.short.is_none() && self.filter.measure().searched_by_words(&measured.words) {
