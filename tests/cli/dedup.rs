@@ -590,3 +590,33 @@ fn short_texts_are_found_by_bands_when_told() {
         "{summary}"
     );
 }
+
+/// A file gathered for `--keep longest` is measured again from the file:
+/// a path longer than a short text (or than anything else) was once
+/// measured as if it were the text.
+#[test]
+fn files_under_a_long_path_are_measured_by_their_text_for_every_policy() {
+    let dir = TestDir::new();
+    let deep = format!("{}/{}", "d".repeat(200), "e".repeat(200));
+    let text: String = (0..300)
+        .map(|i| format!("word{} ", i * 13 % 1000))
+        .collect();
+    dir.create(&format!("{deep}/a.txt"), &text);
+    dir.create(&format!("{deep}/b.txt"), format!("{text}and one more"));
+    for keep in ["first", "longest", "last"] {
+        let output = dir
+            .simdup()
+            .args(["dedup", ".", "-q", "--keep", keep, "--print-duplicates"])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let dropped = String::from_utf8(output.stdout).unwrap();
+        // b.txt is the longer and comes after a.txt in the walk.
+        let expected = if keep == "first" { "b.txt" } else { "a.txt" };
+        assert_eq!(dropped.lines().count(), 1, "--keep {keep}: {dropped}");
+        assert!(
+            dropped.trim_end().ends_with(expected),
+            "--keep {keep}: {dropped}"
+        );
+    }
+}

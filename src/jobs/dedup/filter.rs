@@ -407,6 +407,25 @@ impl Remeasure {
     pub fn measure(&self) -> &Measure {
         &self.measure
     }
+
+    /// Whether the texts are paths of files ([`Filter::reads_files`]).
+    pub fn reads_files(&self) -> bool {
+        self.by_path
+    }
+
+    /// The file at `path` (its bytes) measured again whole, as it was
+    /// measured when read: its fingerprint, its character pairs or its
+    /// set and size, from the file, never from its path.
+    pub fn file(&self, path: Vec<u8>) -> io::Result<Measured> {
+        let named = {
+            let shown = path_from_bytes(&path).display().to_string();
+            move |error: io::Error| io::Error::new(error.kind(), format!("{shown}: {error}"))
+        };
+        let reader = (self.measure.fingerprinter.options().view)
+            .reopen(&path_from_bytes(&path))
+            .map_err(&named)?;
+        self.measure.measure_reader(reader, path).map_err(named)
+    }
 }
 
 /// What the filter decided.
