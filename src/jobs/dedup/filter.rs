@@ -417,13 +417,12 @@ impl Remeasure {
     /// measured when read: its fingerprint, its character pairs or its
     /// set and size, from the file, never from its path.
     pub fn file(&self, path: Vec<u8>) -> io::Result<Measured> {
-        let named = {
-            let shown = path_from_bytes(&path).display().to_string();
-            move |error: io::Error| io::Error::new(error.kind(), format!("{shown}: {error}"))
-        };
+        let file = path_from_bytes(&path);
+        let named =
+            |error: io::Error| io::Error::new(error.kind(), format!("{}: {error}", file.display()));
         let reader = (self.measure.fingerprinter.options().view)
-            .reopen(&path_from_bytes(&path))
-            .map_err(&named)?;
+            .reopen(&file)
+            .map_err(named)?;
         self.measure.measure_reader(reader, path).map_err(named)
     }
 }

@@ -18,7 +18,7 @@ use rayon::prelude::*;
 use crate::fingerprint::Fingerprint;
 use crate::report::Names;
 
-use super::filter::{Decision, Filter, Measured, Remeasure};
+use super::filter::{Decision, Filter, Measured, Remeasure, TextMeasures};
 use super::plan::Radii;
 use super::size_classes::Size;
 use super::{DedupStats, Keep, Output, RecordName};
@@ -124,14 +124,13 @@ impl Gathered {
         let (distinct, words_set) = long.map_or((Size::Unknown, None), |long| {
             (long.distinct, long.words_set)
         });
-        Ok(Measured {
-            text,
+        let measures = TextMeasures {
             words,
             short,
-            place: None,
-            words_set,
             distinct,
-        })
+            words_set,
+        };
+        Ok(Measured::of_record(text, measures))
     }
 
     fn name(&self, record: u32) -> RecordName {
