@@ -54,6 +54,12 @@ impl Walk {
             },
         }
     }
+
+    /// Walks `path` after the paths given so far, with what the walk has
+    /// seen: a file it already handed out is skipped as a duplicate.
+    pub(crate) fn push_root(&mut self, path: PathBuf) {
+        self.roots.push_back(path);
+    }
 }
 
 impl Filter {

@@ -78,17 +78,10 @@ pub fn run(
     mut emit: impl FnMut(&[u8], &Encoded) -> io::Result<()>,
 ) -> io::Result<()> {
     let short = short_texts.then(|| ShortTexts::new(fingerprinter.options()));
-    let inputs = paths
-        .iter()
-        .flat_map(|path| -> Box<dyn Iterator<Item = _> + Send> {
-            if jobs::is_stdin(path) {
-                Box::new(std::iter::once(Outcome::Done(Input::Stdin)))
-            } else {
-                Box::new(
-                    Walk::new(std::slice::from_ref(path), walk).map(|found| found.map(Input::File)),
-                )
-            }
-        });
+    let inputs = Inputs {
+        paths: paths.iter(),
+        walk: Walk::new(&[], walk),
+    };
     let mut write_error = None;
     for_each_ordered_chunked(
         inputs,
@@ -152,6 +145,31 @@ pub fn run(
     match write_error {
         Some(error) => Err(error),
         None => Ok(()),
+    }
+}
+
+/// The inputs of the paths, in order: `-` is stdin, every other path is
+/// walked by one walk, so that a file reached twice (given again, inside a
+/// directory given too, or a hard link) is read once, as a scan reads it.
+struct Inputs<'a> {
+    paths: std::slice::Iter<'a, PathBuf>,
+    walk: Walk,
+}
+
+impl Iterator for Inputs<'_> {
+    type Item = Outcome<Input>;
+
+    fn next(&mut self) -> Option<Outcome<Input>> {
+        loop {
+            if let Some(found) = self.walk.next() {
+                return Some(found.map(Input::File));
+            }
+            let path = self.paths.next()?;
+            if jobs::is_stdin(path) {
+                return Some(Outcome::Done(Input::Stdin));
+            }
+            self.walk.push_root(path.clone());
+        }
     }
 }
 

@@ -365,3 +365,30 @@ fn saved_short_texts_are_compared_by_character_pairs_as_files_are() {
             .all(|line| line.get("short_simhash").is_none())
     );
 }
+
+#[test]
+fn a_file_reached_twice_across_arguments_is_printed_once() {
+    let dir = TestDir::new();
+    dir.create("d/a.txt", text(1, 200));
+    dir.create("d/c.txt", text(2, 200));
+    std::fs::hard_link(dir.path().join("d/a.txt"), dir.path().join("b.txt")).unwrap();
+    let output = dir
+        .simdup()
+        .args(["fingerprint", "-v", "d", "d/a.txt", "b.txt", "d"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let names: Vec<String> = stdout(&output)
+        .lines()
+        .skip(1)
+        .map(|line| line.split_once("  ").unwrap().1.to_string())
+        .collect();
+    assert_eq!(names, ["d/a.txt", "d/c.txt"]);
+    let notes = stderr(&output);
+    for name in ["d/a.txt", "b.txt", "d/c.txt"] {
+        assert!(
+            notes.contains(&format!("{name}: skipped (duplicate)")),
+            "{notes}"
+        );
+    }
+}
