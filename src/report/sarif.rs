@@ -7,8 +7,9 @@
 //! (`crate::jobs::scan::regions`, as `simdup explain` finds passages), and
 //! line 1 otherwise.
 //! URIs are the paths relative to the working directory (`uriBaseId`
-//! `%SRCROOT%`), percent-encoded; a path outside it (absolute, or with
-//! `..` leading out of it, judged lexically) is an absolute `file:` URI. `partialFingerprints` carry the pair's baseline key, the content
+//! `%SRCROOT%`), their bytes percent-encoded (a name need not be UTF-8);
+//! a path outside it (absolute, or with `..` leading out of it, judged
+//! lexically) is an absolute `file:` URI. `partialFingerprints` carry the pair's baseline key, the content
 //! hashes of both documents in ascending order, so a code-scanning alert
 //! follows the pair across commits and renames (not across edits).
 
@@ -20,6 +21,7 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use super::{Report, ReportPair};
+use crate::input::{path_bytes, path_from_bytes};
 use crate::verify::passages::LineRange;
 
 /// The line range of each pair's first shared passage in each document,
@@ -119,8 +121,8 @@ fn result(
         "level": "warning",
         "message": {"text": format!("{a} and {b} are near-duplicates ({measure}).")},
         "locations": [
-            location(&a, region.map(|r| r.0), cwd),
-            location(&b, region.map(|r| r.1), cwd)
+            location(&name_bytes(report, pair.a), region.map(|r| r.0), cwd),
+            location(&name_bytes(report, pair.b), region.map(|r| r.1), cwd)
         ],
         "properties": properties
     });
@@ -135,12 +137,22 @@ fn result(
     result
 }
 
-fn location(name: &str, region: Option<LineRange>, cwd: Option<&Path>) -> Value {
-    let mut artifact = match relative(Path::new(name), cwd) {
+/// The name of document `id` as its bytes: a path need not be UTF-8, and
+/// its URI holds its bytes percent-encoded.
+fn name_bytes(report: &Report, id: u32) -> Vec<u8> {
+    match report.names.get(id as usize) {
+        Ok(bytes) => bytes.into_owned(),
+        Err(_) => report.name(id).into_bytes(),
+    }
+}
+
+fn location(name: &[u8], region: Option<LineRange>, cwd: Option<&Path>) -> Value {
+    let path = path_from_bytes(name);
+    let mut artifact = match relative_bytes(&path, cwd) {
         Some(relative) => json!({"uri": encode(&relative), "uriBaseId": "%SRCROOT%"}),
         None => {
-            let absolute = absolute(Path::new(name), cwd);
-            json!({"uri": format!("file://{}", encode(&absolute.to_string_lossy()))})
+            let absolute = absolute(&path, cwd);
+            json!({"uri": format!("file://{}", encode(path_bytes(&absolute)))})
         }
     };
     if artifact["uri"] == "" {
@@ -162,6 +174,11 @@ fn location(name: &str, region: Option<LineRange>, cwd: Option<&Path>) -> Value 
 /// that stays below `cwd`; `None` for a path that leaves it. Without a
 /// working directory, a relative path is only normalised.
 pub(super) fn relative(path: &Path, cwd: Option<&Path>) -> Option<String> {
+    relative_bytes(path, cwd).map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// [`relative`] as bytes: a name that is not UTF-8 keeps its bytes.
+fn relative_bytes(path: &Path, cwd: Option<&Path>) -> Option<Vec<u8>> {
     let below = match cwd {
         Some(cwd) => normalise(&cwd.join(path))
             .strip_prefix(normalise(cwd))
@@ -170,11 +187,11 @@ pub(super) fn relative(path: &Path, cwd: Option<&Path>) -> Option<String> {
         None if path.is_absolute() => return None,
         None => normalise(path),
     };
-    let parts: Vec<String> = below
+    let parts: Vec<&[u8]> = below
         .components()
-        .map(|component| component.as_os_str().to_string_lossy().into_owned())
+        .map(|component| path_bytes(Path::new(component.as_os_str())))
         .collect();
-    Some(parts.join("/"))
+    Some(parts.join(&b'/'))
 }
 
 /// The path made absolute against `cwd` and normalised lexically (as given
@@ -209,9 +226,9 @@ fn normalise(path: &Path) -> PathBuf {
 }
 
 /// Percent-encodes what a URI path may not hold as is.
-fn encode(path: &str) -> String {
+fn encode(path: &[u8]) -> String {
     let mut out = String::with_capacity(path.len());
-    for &byte in path.as_bytes() {
+    for &byte in path {
         if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
             out.push(byte as char);
         } else {
@@ -320,7 +337,7 @@ mod tests {
         // `..` that leaves the working directory makes an absolute URI.
         assert_eq!(relative(Path::new("../x/a.md"), Some(cwd)), None);
         assert_eq!(
-            location("../x/a.md", None, Some(cwd))["physicalLocation"]["artifactLocation"],
+            location(b"../x/a.md", None, Some(cwd))["physicalLocation"]["artifactLocation"],
             json!({"uri": "file:///home/user/x/a.md"})
         );
         assert_eq!(
@@ -334,10 +351,21 @@ mod tests {
         );
         assert_eq!(relative(Path::new("/elsewhere/a.md"), Some(cwd)), None);
         assert_eq!(
-            location("/elsewhere/a b.md", None, Some(cwd))["physicalLocation"]["artifactLocation"]
+            location(b"/elsewhere/a b.md", None, Some(cwd))["physicalLocation"]["artifactLocation"]
                 ["uri"],
             "file:///elsewhere/a%20b.md"
         );
-        assert_eq!(encode("é"), "%C3%A9");
+        assert_eq!(encode("é".as_bytes()), "%C3%A9");
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn a_name_not_utf8_keeps_its_bytes_in_the_uri() {
+        let cwd = Path::new("/home/user/repo");
+        let artifact = |name: &[u8]| {
+            location(name, None, Some(cwd))["physicalLocation"]["artifactLocation"]["uri"].clone()
+        };
+        assert_eq!(artifact(b"docs/bad\xff\xfe.txt"), "docs/bad%FF%FE.txt");
+        assert_eq!(artifact(b"/elsewhere/\xe9"), "file:///elsewhere/%E9");
     }
 }
