@@ -302,14 +302,24 @@ fn a_threshold_of_zero_is_refused_with_its_reason() {
         assert!(!errors.contains("panicked"), "{errors}");
         assert_eq!(stdout(&output), "");
     }
-    // The least positive threshold runs.
-    let output = dir
-        .simdup()
-        .args(["dedup", "two.txt", "-t", "0.0001", "-q"])
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(0));
-    assert_eq!(stdout(&output), "abc def\n");
+    // Any positive threshold runs, down to the least (the join once
+    // asked for sets of every size up to size / t).
+    for threshold in ["0.0001", "1e-9", "1e-300", "5e-324"] {
+        for keep in ["first", "last"] {
+            let output = dir
+                .simdup()
+                .args(["dedup", "two.txt", "-t", threshold, "--keep", keep, "-q"])
+                .output()
+                .unwrap();
+            assert_eq!(output.status.code(), Some(0), "{threshold} {keep}");
+            let kept = if keep == "first" {
+                "abc def\n"
+            } else {
+                "abc deg\n"
+            };
+            assert_eq!(stdout(&output), kept, "{threshold} {keep}");
+        }
+    }
 }
 
 #[test]

@@ -340,7 +340,10 @@ impl Postings {
         let t = self.threshold;
         let overlap = Overlap::new(t);
         let size = set.len();
-        let (least, most) = (least_size(size, t), most_size(size, t));
+        // No larger set is held (a tiny threshold would ask for sizes
+        // without end).
+        let most = most_size(size, t).min(usize::from(u16::MAX));
+        let least = least_size(size, t).min(most + 1);
         let prefix = probe_prefix(size, t).saturating_sub(*unknown);
         #[cfg(test)]
         let forced = scratch.sweep;
