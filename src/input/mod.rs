@@ -23,6 +23,7 @@ mod ignore_files;
 mod json_fields;
 mod json_top_level;
 mod os_names;
+mod piped;
 mod positioned;
 pub mod prose;
 mod read;
@@ -45,6 +46,7 @@ pub(crate) use fingerprint_file::{
 };
 pub use glob::GlobFilter;
 pub(crate) use os_names::{from_base64, path_bytes, path_from_bytes, to_base64};
+pub(crate) use piped::{PipedCopies, is_fifo};
 pub use positioned::Positioned;
 pub use prose::{Markup, Transform, View};
 pub(crate) use records::{Record, RecordBlocks};

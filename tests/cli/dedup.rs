@@ -630,3 +630,50 @@ fn files_under_a_long_path_are_measured_by_their_text_for_every_policy() {
         );
     }
 }
+
+/// Makes FIFO `name` in `dir` and writes `text` to it from a thread.
+fn fifo_with(dir: &TestDir, name: &str, text: &'static str) -> std::thread::JoinHandle<()> {
+    let path = dir.path().join(name);
+    let made = std::process::Command::new("mkfifo")
+        .arg(&path)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    std::thread::spawn(move || std::fs::write(path, text).unwrap())
+}
+
+#[test]
+fn named_fifos_are_read_once_and_verified_from_their_copies() {
+    // A kept FIFO used to be opened again to verify a later candidate:
+    // empty for a process substitution, a hang for a named FIFO.
+    let first = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu\n";
+    let second = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda nu\n";
+    for (keep, kept) in [("first", "fa"), ("last", "fb")] {
+        let dir = TestDir::new();
+        let writers = [fifo_with(&dir, "fa", first), fifo_with(&dir, "fb", second)];
+        let output = dir
+            .simdup()
+            .args([
+                "dedup",
+                "fa",
+                "fb",
+                "--keep",
+                keep,
+                "--dropped",
+                "dropped.jsonl",
+            ])
+            .timeout(std::time::Duration::from_secs(20))
+            .output()
+            .unwrap();
+        for writer in writers {
+            writer.join().unwrap();
+        }
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        assert_eq!(stdout(&output), format!("{kept}\n"), "{keep}");
+        let dropped = std::fs::read_to_string(dir.path().join("dropped.jsonl")).unwrap();
+        assert!(
+            dropped.contains(&format!("\"kept_path\":\"{kept}\"")),
+            "{dropped}"
+        );
+    }
+}

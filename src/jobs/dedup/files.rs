@@ -6,16 +6,21 @@
 //! decides each file in walk order with the records' filter. A kept
 //! file's path is held, not its text: its feature set stays in the
 //! filter's set cache while there is room, and is read from the file again
-//! once it is not.
+//! once it is not. A FIFO named as an argument is read from a copy of its
+//! bytes (src/input/piped.rs), since a pipe can be read only once.
 
 use std::collections::HashSet;
+use std::io;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
+use std::sync::OnceLock;
 use std::time::Instant;
 
 use crate::Error;
 use crate::diag::Diagnostics;
-use crate::input::{Outcome, PathSeparator, SkipReason, Walk, WalkOptions, read_path_list};
+use crate::input::{
+    Outcome, PathSeparator, PipedCopies, SkipReason, Walk, WalkOptions, is_fifo, read_path_list,
+};
 use crate::parallel::for_each_ordered;
 
 use super::plan::Radii;
@@ -64,26 +69,42 @@ pub fn dedup_files(
     };
     let mut run = Run::new(options, Radii::for_options(options), true, true)?;
     let measure = run.filter.measure().clone();
+    // A FIFO named here is read from a copy: a kept one is read again.
+    let copies = OnceLock::new();
     let mut number = 0u64;
     for_each_ordered(
         Walk::new(&paths, walk),
         |found| {
             found.and_then(|file| {
-                let view = &measure.fingerprinter().options().view;
-                crate::input::open_view(&file, walk, view).and_then(|reader| {
-                    let path = file.path.clone().into_os_string().into_encoded_bytes();
-                    match measure.measure_reader(reader, path) {
-                        Ok(measured) => Outcome::Done((file, measured)),
-                        Err(source) => Outcome::Failed(Error::io_named(&file.display, source)),
+                let path = file.path.clone().into_os_string().into_encoded_bytes();
+                let file = if file.explicit && is_fifo(&file.path) {
+                    match copies.get_or_init(PipedCopies::new) {
+                        Ok(copies) => copies.copy_aside(file, walk),
+                        Err(source) => Outcome::Failed(Error::io_named(
+                            &file.display,
+                            io::Error::new(source.kind(), source.to_string()),
+                        )),
                     }
+                } else {
+                    Outcome::Done(file)
+                };
+                file.and_then(|file| {
+                    let view = &measure.fingerprinter().options().view;
+                    crate::input::open_view(&file, walk, view).and_then(|reader| {
+                        // Read again from where it was read: the copy, if any.
+                        let read_from = file.path.clone().into_os_string().into_encoded_bytes();
+                        match measure.measure_reader(reader, read_from) {
+                            Ok(measured) => Outcome::Done((file, path, measured)),
+                            Err(source) => Outcome::Failed(Error::io_named(&file.display, source)),
+                        }
+                    })
                 })
             })
         },
         |_, outcome| {
             let taken = match outcome {
-                Outcome::Done((file, measured)) => {
+                Outcome::Done((file, path, measured)) => {
                     number += 1;
-                    let path = measured.text.clone();
                     let name = RecordName {
                         line: number,
                         id: Some(file.display),

@@ -47,7 +47,7 @@ pub fn collect_paths(
         FileDocument::walked_bytes,
         |found| {
             found.and_then(|file| {
-                if file.explicit && is_fifo(&file.path) {
+                if file.explicit && crate::input::is_fifo(&file.path) {
                     return fingerprint_piped(measures, file, walk_options);
                 }
                 let cached = cache.map(|cache| (cache, cache.lookup(&file.path, file.stamp)));
@@ -83,20 +83,6 @@ pub fn collect_paths(
         },
     );
     progress.finish();
-}
-
-/// Whether a path names a FIFO (a process substitution is one).
-fn is_fifo(path: &std::path::Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo())
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = path;
-        false
-    }
 }
 
 /// Opens, sniffs and fingerprints one file; with `short`, a file that is a
