@@ -851,7 +851,7 @@ impl Filter {
     /// with its own `scratch`.
     pub fn candidates(&self, record: &Measured, scratch: &mut JoinScratch) -> Option<Ahead> {
         let words = &record.words;
-        if !self.measure.searched_by_words(words) || self.by_digest.contains(words.feature_digest) {
+        if !self.measure.searched_by_words(words) || self.by_digest.contains(digest_key(record)) {
             return None;
         }
         let set = self.join_set(record);
@@ -914,7 +914,7 @@ impl Filter {
         let key = if exact_only {
             content_key(words.content_hash)
         } else {
-            words.feature_digest
+            digest_key(record)
         };
         if let Some(kept) = self.by_digest.get(key) {
             return Ok(Decision::Dropped { kept, jaccard: 1.0 });
@@ -1236,6 +1236,20 @@ fn feature_set(
 /// of the others (the scan's rule).
 fn content_key(content_hash: u64) -> u64 {
     content_hash ^ 0x5407_7e4c_0a7e_17ed
+}
+
+/// The key of a record searched by its features: its feature digest, set
+/// apart for a short text. A short text and a longer one with the same
+/// word features are at Jaccard 1 by words, but the short one may also be
+/// near an earlier short text by character pairs, which the scan then
+/// finds first: so it is searched, not dropped at once for the long one.
+fn digest_key(record: &Measured) -> u64 {
+    let digest = record.words.feature_digest;
+    if record.short.is_some() {
+        digest ^ 0x2b7e_1516_28ae_d2a6
+    } else {
+        digest
+    }
 }
 
 #[cfg(test)]
