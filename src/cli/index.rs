@@ -92,7 +92,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<Finished> {
             Ok(Finished::ran(false))
         }
         IndexAction::Stats(db) => {
-            let store = Store::open(&db.db, false)?;
+            let store = Store::open_to_read(&db.db)?;
             let stats = store.stats()?;
             // Written with `writeln!`, not `println!`: a closed pipe or a
             // full disk is an error to report, not a panic.
@@ -114,7 +114,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<Finished> {
             Ok(Finished::ran(false))
         }
         IndexAction::Ls(db) => {
-            let store = Store::open(&db.db, false)?;
+            let store = Store::open_to_read(&db.db)?;
             let stdout = io::stdout();
             let mut out = BufWriter::new(stdout.lock());
             for entry in store.entries()? {

@@ -141,6 +141,19 @@ impl Store {
     /// Opens the store at `path`, creating it (and its schema) if `create`
     /// and it does not exist. A file of an unknown schema version is refused.
     pub fn open(path: &Path, create: bool) -> crate::Result<Store> {
+        Store::open_with(path, create, false)
+    }
+
+    /// [`Store::open`] for reading only (`index stats`, `index ls`, `scan
+    /// --against`): when the file or its directory cannot be written (a
+    /// shared index), it is opened read-only instead, and if SQLite cannot
+    /// make the WAL's shared-memory file beside it either, as a file that
+    /// nobody writes while it is read (`immutable`).
+    pub fn open_to_read(path: &Path) -> crate::Result<Store> {
+        Store::open_with(path, false, true)
+    }
+
+    fn open_with(path: &Path, create: bool, to_read: bool) -> crate::Result<Store> {
         if !create && !path.exists() {
             return Err(Error::Data {
                 name: path.display().to_string(),
@@ -153,7 +166,12 @@ impl Store {
             connection,
             path: path.to_path_buf(),
         };
-        store.setup_when_free().map_err(|e| sql_error(path, e))?;
+        match store.setup_when_free() {
+            Err(error) if to_read && is_read_only(&error) => {
+                store = Store::read_only(path).map_err(|e| sql_error(path, e))?;
+            }
+            done => done.map_err(|e| sql_error(path, e))?,
+        }
         let version = store.version().map_err(|e| sql_error(path, e))?;
         if version != SCHEMA_VERSION {
             return Err(Error::Data {
@@ -208,6 +226,37 @@ impl Store {
             transaction.pragma_update(None, "user_version", SCHEMA_VERSION)?;
         }
         transaction.commit()
+    }
+
+    /// The store opened read-only, as it is, or as an immutable file
+    /// when reading it needs what cannot be created (see
+    /// [`Store::open_to_read`]).
+    fn read_only(path: &Path) -> rusqlite::Result<Store> {
+        let store = Store::read_only_as(path, false)?;
+        match store.version() {
+            Err(error) if is_read_only(&error) || is_cannot_open(&error) => {
+                Store::read_only_as(path, true)
+            }
+            _ => Ok(store),
+        }
+    }
+
+    fn read_only_as(path: &Path, immutable: bool) -> rusqlite::Result<Store> {
+        use rusqlite::OpenFlags;
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
+            | OpenFlags::SQLITE_OPEN_URI
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let uri = format!(
+            "file:{}{}",
+            uri_path(path),
+            if immutable { "?immutable=1" } else { "" }
+        );
+        let connection = Connection::open_with_flags(uri, flags)?;
+        connection.busy_timeout(BUSY_TIMEOUT)?;
+        Ok(Store {
+            connection,
+            path: path.to_path_buf(),
+        })
     }
 
     fn version(&self) -> rusqlite::Result<i64> {
@@ -587,6 +636,32 @@ fn is_busy(error: &rusqlite::Error) -> bool {
     matches!(error, rusqlite::Error::SqliteFailure(failure, _)
         if failure.code == rusqlite::ErrorCode::DatabaseBusy
             || failure.code == rusqlite::ErrorCode::DatabaseLocked)
+}
+
+fn is_read_only(error: &rusqlite::Error) -> bool {
+    matches!(error, rusqlite::Error::SqliteFailure(failure, _)
+        if failure.code == rusqlite::ErrorCode::ReadOnly)
+}
+
+fn is_cannot_open(error: &rusqlite::Error) -> bool {
+    matches!(error, rusqlite::Error::SqliteFailure(failure, _)
+        if failure.code == rusqlite::ErrorCode::CannotOpen)
+}
+
+/// A path as the path of an SQLite URI: its bytes percent-encoded but for
+/// those a URI path holds as they are (so `?`, `#` and `%` in a name stay
+/// part of it).
+fn uri_path(path: &Path) -> String {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut out = String::new();
+    for &byte in crate::input::path_bytes(&absolute) {
+        if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
 }
 
 fn sql_error(path: &Path, error: rusqlite::Error) -> Error {

@@ -264,3 +264,24 @@ fn a_search_memory_reads_back_as_written_and_replaces_the_last() {
     store.put(&options, &[entry("a", 1)]).unwrap();
     assert_eq!(store.search_memory().unwrap(), Some(next));
 }
+
+#[test]
+fn a_store_read_only_or_immutable_reads_what_was_written() {
+    let dir = tempfile::tempdir().unwrap();
+    // A name a URI would otherwise cut or change.
+    let path = dir.path().join("an index?#100%.db");
+    let mut store = Store::open(&path, true).unwrap();
+    store
+        .put(&FeatureOptions::default(), &[entry("a", 1), entry("b", 2)])
+        .unwrap();
+    drop(store);
+    for immutable in [false, true] {
+        let store = Store::read_only_as(&path, immutable).unwrap();
+        assert_eq!(store.version().unwrap(), SCHEMA_VERSION);
+        assert_eq!(names(&store), ["a", "b"], "immutable {immutable}");
+        let written = store.connection.execute("DELETE FROM documents", []);
+        assert!(written.is_err_and(|error| is_read_only(&error)));
+    }
+    let store = Store::open_to_read(&path).unwrap();
+    assert_eq!(names(&store), ["a", "b"]);
+}

@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 
 use crate::util::{
     TestDir, assert_full_disk_reported, assert_inputs_add_up, assert_quiet_on_closed_pipe, edit,
-    stderr, stdout, text,
+    json_lines, permissions_apply, stderr, stdout, text,
 };
 
 fn corpus(dir: &TestDir) {
@@ -1013,4 +1013,49 @@ fn index_add_counts_what_it_did_not_store() {
         "{}",
         stderr(&output)
     );
+}
+
+#[test]
+fn an_index_in_a_directory_the_user_cannot_write_is_read() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = TestDir::new();
+    if !permissions_apply(&dir) {
+        eprintln!("skipped: permissions do not apply to this user (root)");
+        return;
+    }
+    let body = text(41, 300);
+    dir.create("docs/a.txt", &body);
+    dir.create("new/b.txt", &body);
+    std::fs::create_dir(dir.path().join("shared")).unwrap();
+    let added = dir
+        .simdup()
+        .args(["index", "add", "--db", "shared/i.db", "docs", "-q"])
+        .output()
+        .unwrap();
+    assert_eq!(added.status.code(), Some(0), "{}", stderr(&added));
+    let shared = dir.path().join("shared");
+    let mode = |mode| std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(mode));
+    mode(0o555).unwrap();
+    let stats = dir
+        .simdup()
+        .args(["index", "stats", "--db", "shared/i.db"])
+        .output()
+        .unwrap();
+    let against = dir
+        .simdup()
+        .args([
+            "scan",
+            "new",
+            "--against",
+            "shared/i.db",
+            "--format",
+            "jsonl",
+        ])
+        .output()
+        .unwrap();
+    mode(0o755).unwrap();
+    assert_eq!(stats.status.code(), Some(0), "{}", stderr(&stats));
+    assert!(stdout(&stats).starts_with("documents  1\n"));
+    assert_eq!(against.status.code(), Some(0), "{}", stderr(&against));
+    assert_eq!(json_lines(&against.stdout).len(), 1);
 }

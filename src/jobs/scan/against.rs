@@ -34,7 +34,7 @@ pub fn collect_stored(
     documents: &mut Documents,
     diag: &mut Diagnostics,
 ) -> crate::Result<()> {
-    let store = Store::open(index, false)?;
+    let store = Store::open_to_read(index)?;
     store.check_options(&options.features)?;
     let (holds_records, holds_files) = store.kinds()?;
     let mismatch = match records {
