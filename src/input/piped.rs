@@ -73,6 +73,20 @@ impl PipedCopies {
 mod tests {
     use super::*;
 
+    /// Writes `text` into the FIFO at `path` and returns a reader that
+    /// holds the pipe (and so the text) open without reading it: opened
+    /// first, without waiting, it lets the writer open at once.
+    fn filled_fifo(path: &Path, text: &[u8]) -> File {
+        use std::os::unix::fs::OpenOptionsExt;
+        let keeper = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+            .open(path)
+            .unwrap();
+        io::Write::write_all(&mut File::options().write(true).open(path).unwrap(), text).unwrap();
+        keeper
+    }
+
     #[test]
     fn a_fifo_is_copied_under_its_name() {
         let dir = tempfile::tempdir().unwrap();
@@ -82,10 +96,9 @@ mod tests {
             .status()
             .unwrap();
         assert!(status.success());
-        let writer = {
-            let fifo = fifo.clone();
-            std::thread::spawn(move || std::fs::write(fifo, b"# piped text\n").unwrap())
-        };
+        // The text waits in the pipe, held open by a reader that never
+        // reads, so the copy finds it whenever it opens the FIFO.
+        let _keeper = filled_fifo(&fifo, b"# piped text\n");
         let copies = PipedCopies::new().unwrap();
         let document = |path: &Path| FileDocument {
             path: path.to_path_buf(),
@@ -97,7 +110,6 @@ mod tests {
         let Outcome::Done(copied) = copies.copy_aside(document(&fifo), &options) else {
             panic!("not copied");
         };
-        writer.join().unwrap();
         assert_ne!(copied.path, fifo);
         assert_eq!(copied.path.file_name(), fifo.file_name());
         assert_eq!(copied.display, "shown");

@@ -631,15 +631,26 @@ fn files_under_a_long_path_are_measured_by_their_text_for_every_policy() {
     }
 }
 
-/// Makes FIFO `name` in `dir` and writes `text` to it from a thread.
-fn fifo_with(dir: &TestDir, name: &str, text: &'static str) -> std::thread::JoinHandle<()> {
+/// Makes FIFO `name` in `dir` holding `text`, and returns a reader that
+/// keeps the pipe (and so the text) open without reading it: simdup then
+/// finds the text whenever it opens the FIFO, and its end after it (a
+/// writer left to a thread may open after simdup has found no writer).
+fn filled_fifo(dir: &TestDir, name: &str, text: &str) -> std::fs::File {
+    use std::os::unix::fs::OpenOptionsExt;
     let path = dir.path().join(name);
     let made = std::process::Command::new("mkfifo")
         .arg(&path)
         .status()
         .unwrap();
     assert!(made.success());
-    std::thread::spawn(move || std::fs::write(path, text).unwrap())
+    let keeper = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+        .open(&path)
+        .unwrap();
+    let mut writer = std::fs::File::options().write(true).open(&path).unwrap();
+    writer.write_all(text.as_bytes()).unwrap();
+    keeper
 }
 
 #[test]
@@ -650,7 +661,10 @@ fn named_fifos_are_read_once_and_verified_from_their_copies() {
     let second = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda nu\n";
     for (keep, kept) in [("first", "fa"), ("last", "fb")] {
         let dir = TestDir::new();
-        let writers = [fifo_with(&dir, "fa", first), fifo_with(&dir, "fb", second)];
+        let _keepers = [
+            filled_fifo(&dir, "fa", first),
+            filled_fifo(&dir, "fb", second),
+        ];
         let output = dir
             .simdup()
             .args([
@@ -665,9 +679,6 @@ fn named_fifos_are_read_once_and_verified_from_their_copies() {
             .timeout(std::time::Duration::from_secs(20))
             .output()
             .unwrap();
-        for writer in writers {
-            writer.join().unwrap();
-        }
         assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
         assert_eq!(stdout(&output), format!("{kept}\n"), "{keep}");
         let dropped = std::fs::read_to_string(dir.path().join("dropped.jsonl")).unwrap();
