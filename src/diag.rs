@@ -7,6 +7,7 @@
 //! on the terminal is cleared while a message is written, so the two never
 //! share a line.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt::Display;
 use std::io::{self, Write};
@@ -124,9 +125,54 @@ impl Diagnostics {
 /// closed stderr is ignored: there is nowhere left to report it, and the
 /// exit code still says what happened.
 pub fn print_stderr(message: std::fmt::Arguments<'_>) {
+    let message = message.to_string();
+    let line = one_line(&message);
     crate::progress::suspend(|| {
         let stderr = io::stderr();
         let mut lock = stderr.lock();
-        let _ = writeln!(lock, "{message}");
+        let _ = writeln!(lock, "{line}");
     });
+}
+
+/// `message` with what could break its line or rewrite the terminal
+/// escaped (`\n`, `\r`, `\t`, other control and invisible format
+/// characters as `\u{..}`, as in the table's snippets): a file name that
+/// holds a newline or an escape sequence cannot forge a line of its own.
+fn one_line(message: &str) -> Cow<'_, str> {
+    use crate::report::snippet::invisible;
+    if !message.chars().any(invisible) {
+        return Cow::Borrowed(message);
+    }
+    let mut line = String::with_capacity(message.len() + 8);
+    for c in message.chars() {
+        match c {
+            '\n' => line.push_str("\\n"),
+            '\r' => line.push_str("\\r"),
+            '\t' => line.push_str("\\t"),
+            c if invisible(c) => line.extend(c.escape_unicode()),
+            c => line.push(c),
+        }
+    }
+    Cow::Owned(line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_message_stays_on_one_line_and_cannot_rewrite_the_terminal() {
+        assert_eq!(
+            one_line("a.txt: skipped (binary)"),
+            "a.txt: skipped (binary)"
+        );
+        assert_eq!(
+            one_line("evil\nsimdup: fake.txt: skipped"),
+            "evil\\nsimdup: fake.txt: skipped"
+        );
+        assert_eq!(
+            one_line("a\r\tb \u{1b}[2Jc \u{202e}d é"),
+            "a\\r\\tb \\u{1b}[2Jc \\u{202e}d é"
+        );
+    }
 }

@@ -155,7 +155,7 @@ fn escape(c: char) -> Option<Cow<'static, str>> {
 /// Control characters, and format characters that move or hide text:
 /// bidi controls, zero-width characters, line and paragraph separators,
 /// the soft hyphen and the byte-order mark.
-fn invisible(c: char) -> bool {
+pub(crate) fn invisible(c: char) -> bool {
     c.is_control()
         || matches!(
             c,

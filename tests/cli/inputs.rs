@@ -994,3 +994,21 @@ fn too_many_threads_are_a_usage_error_for_every_command() {
     }
     assert!(!dir.path().join("i.db").exists(), "no index made");
 }
+
+#[test]
+fn a_name_cannot_forge_a_line_or_rewrite_the_terminal_on_stderr() {
+    let dir = TestDir::new();
+    dir.create("d/evil\nsimdup: fake.txt \u{1b}[2J", b"x\0y");
+    let output = dir.simdup().args(["scan", "-v", "d"]).output().unwrap();
+    let errors = stderr(&output);
+    assert!(
+        errors.contains("simdup: d/evil\\nsimdup: fake.txt \\u{1b}[2J: skipped (binary)\n"),
+        "{errors}"
+    );
+    assert!(!errors.contains('\u{1b}'), "{errors}");
+    assert!(
+        !errors
+            .lines()
+            .any(|line| line.starts_with("simdup: fake.txt"))
+    );
+}
