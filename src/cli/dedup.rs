@@ -267,6 +267,12 @@ fn files(args: &DedupArgs) -> anyhow::Result<Option<Files>> {
                  records"
             );
         }
+        if args.features.transform.is_some() {
+            anyhow::bail!(
+                "--transform applies to files (a directory, several PATHs or --files-from), \
+                 not to records"
+            );
+        }
     }
     Ok(files)
 }

@@ -154,6 +154,9 @@ fn add(args: AddArgs) -> anyhow::Result<Finished> {
              directories, not to records"
         );
     }
+    if records && args.features.transform.is_some() {
+        anyhow::bail!("--transform applies to files and directories, not to records");
+    }
     let features = args.features.to_options()?;
     let walk = args.walk.to_options()?;
     let mut diag = Diagnostics::new(args.verbose);

@@ -581,6 +581,11 @@ fn misplaced(args: &ScanArgs, stdin_records: bool) -> anyhow::Result<()> {
              --files-from), not to records or saved fingerprints"
         );
     }
+    // Saved fingerprints verified are read again from their files, through
+    // the transform.
+    if records && args.features.transform.is_some() {
+        anyhow::bail!("--transform applies to files (PATHs or --files-from), not to records");
+    }
     Ok(())
 }
 

@@ -329,6 +329,26 @@ fn options_of_another_mode_are_errors() {
         ),
         (&["dedup", "lines.txt", "--no-ignore"], dedup_walk),
         (
+            &["dedup", "lines.txt", "--transform", "cat"],
+            "--transform applies to files (a directory, several PATHs or --files-from), not \
+             to records",
+        ),
+        (
+            &[
+                "scan",
+                "--records",
+                "lines",
+                "lines.txt",
+                "--transform",
+                "cat",
+            ],
+            "--transform applies to files (PATHs or --files-from), not to records",
+        ),
+        (
+            &["index", "add", "--db", "i.db", "-", "--transform", "cat"],
+            "--transform applies to files and directories, not to records",
+        ),
+        (
             &[
                 "dedup",
                 "lines.txt",
