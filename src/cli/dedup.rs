@@ -156,6 +156,16 @@ pub fn run(args: DedupArgs) -> anyhow::Result<Finished> {
         ..DedupOptions::default()
     };
     let walk = args.walk.to_options()?;
+    if let Some(dropped) = &args.dropped
+        && let Some(input) =
+            (args.paths.iter().chain(&args.files_from)).find(|path| same_file(path, dropped))
+    {
+        anyhow::bail!(
+            "--dropped {} is the input {}: it would be emptied before it is read",
+            dropped.display(),
+            input.display()
+        );
+    }
     let dropped = match &args.dropped {
         Some(path) => Some(BufWriter::new(File::create(path).map_err(|error| {
             anyhow::anyhow!("cannot create {}: {error}", path.display())
@@ -214,6 +224,24 @@ pub fn run(args: DedupArgs) -> anyhow::Result<Finished> {
         )?;
     }
     Ok(Finished::ran(diag.errored()))
+}
+
+/// Whether two paths name one existing file.
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (std::fs::metadata(a), std::fs::metadata(b)) {
+            (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        std::fs::canonicalize(a)
+            .ok()
+            .is_some_and(|a| std::fs::canonicalize(b).ok() == Some(a))
+    }
 }
 
 /// Files mode (`None`: records): --files-from, several PATHs or a

@@ -688,3 +688,32 @@ fn named_fifos_are_read_once_and_verified_from_their_copies() {
         );
     }
 }
+
+#[test]
+fn a_dropped_file_that_is_an_input_is_refused_before_anything_is_written() {
+    let dir = TestDir::new();
+    let lines = "a b c d e\na b c d e\n";
+    dir.create("in.txt", lines);
+    dir.create("list.txt", "in.txt\n");
+    for args in [
+        &["dedup", "in.txt", "--dropped", "./in.txt"][..],
+        &["dedup", "--files-from", "list.txt", "--dropped", "list.txt"][..],
+    ] {
+        let output = dir.simdup().args(args).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&output).contains("it would be emptied before it is read"),
+            "{}",
+            stderr(&output)
+        );
+        assert_eq!(stdout(&output), "");
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("in.txt")).unwrap(),
+        lines
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("list.txt")).unwrap(),
+        "in.txt\n"
+    );
+}
