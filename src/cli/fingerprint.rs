@@ -130,10 +130,7 @@ pub fn run(mut args: FingerprintArgs) -> anyhow::Result<Finished> {
             } => writer.entry(name, fingerprint, short_text.as_ref(), &mut out),
             // The sparse encoding names its own parameters on each line.
             Encoded::Sdr(active) => {
-                let active: Vec<String> = active.iter().map(usize::to_string).collect();
-                write!(out, "{}  ", active.join(","))?;
-                out.write_all(name)?;
-                out.write_all(b"\n")
+                simdup::report::fingerprints::write_sdr_line(&mut out, active, name)
             }
         },
     )?;

@@ -331,9 +331,20 @@ impl FingerprintBlock {
 /// Writes one line of the text format (`<16 hex>  <name>`), escaping as
 /// GNU coreutils does, so the parser reads back `name`
 /// exactly. Kept beside the parser so the two cannot drift apart.
-pub fn write_text_line<W: Write>(mut out: W, simhash: u64, name: &[u8]) -> std::io::Result<()> {
+pub fn write_text_line<W: Write>(out: W, simhash: u64, name: &[u8]) -> std::io::Result<()> {
+    write_checksum_line(out, format_args!("{simhash:016x}"), name)
+}
+
+/// Writes `<value>  <name>` on one line as GNU sha256sum does: a name
+/// holding a backslash or a line break has them escaped (`\\`, `\n`,
+/// `\r`) and the line starts with a backslash.
+pub fn write_checksum_line<W: Write>(
+    mut out: W,
+    value: std::fmt::Arguments<'_>,
+    name: &[u8],
+) -> std::io::Result<()> {
     if !name.iter().any(|&b| matches!(b, b'\\' | b'\n' | b'\r')) {
-        write!(out, "{simhash:016x}  ")?;
+        write!(out, "{value}  ")?;
         out.write_all(name)?;
         return out.write_all(b"\n");
     }
@@ -346,7 +357,7 @@ pub fn write_text_line<W: Write>(mut out: W, simhash: u64, name: &[u8]) -> std::
             _ => escaped.push(byte),
         }
     }
-    write!(out, "\\{simhash:016x}  ")?;
+    write!(out, "\\{value}  ")?;
     out.write_all(&escaped)?;
     out.write_all(b"\n")
 }

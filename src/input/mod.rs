@@ -42,7 +42,7 @@ pub(crate) use files_from::read_path_list;
 pub use fingerprint_file::Provenance;
 pub(crate) use fingerprint_file::{
     Declarations, FingerprintBlock, FingerprintBlocks, FingerprintRecord,
-    open as open_fingerprint_file, write_text_line,
+    open as open_fingerprint_file, write_checksum_line, write_text_line,
 };
 pub use glob::GlobFilter;
 pub(crate) use os_names::{from_base64, path_bytes, path_from_bytes, to_base64};

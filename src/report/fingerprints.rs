@@ -9,7 +9,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::fingerprint::Fingerprint;
-use crate::input::{to_base64, write_text_line};
+use crate::input::{to_base64, write_checksum_line, write_text_line};
 
 /// The formats of `simdup fingerprint`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,6 +111,14 @@ impl FingerprintWriter {
     }
 }
 
+/// Writes one line of `fingerprint --sdr`: the active indices, comma
+/// separated, then the name, escaped as the text format escapes it (a
+/// name with a line break stays on its line).
+pub fn write_sdr_line<W: Write>(out: &mut W, active: &[usize], name: &[u8]) -> io::Result<()> {
+    let active: Vec<String> = active.iter().map(usize::to_string).collect();
+    write_checksum_line(out, format_args!("{}", active.join(",")), name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,6 +139,14 @@ mod tests {
         writer.header(&mut out).unwrap();
         writer.entry(name.as_bytes(), &fp, None, &mut out).unwrap();
         String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn an_sdr_line_escapes_its_name_as_the_text_format_does() {
+        let mut out = Vec::new();
+        write_sdr_line(&mut out, &[3, 17], b"plain.txt").unwrap();
+        write_sdr_line(&mut out, &[5], b"two\nlines\\.txt").unwrap();
+        assert_eq!(out, b"3,17  plain.txt\n\\5  two\\nlines\\\\.txt\n");
     }
 
     #[test]
