@@ -240,9 +240,13 @@ fn baseline_accepts_renames_and_edits_and_fails_on_new_copies() {
         "{rows:?}"
     );
     let groups = scan(&dir, &[&json_check[..], &["--groups"]].concat());
-    let groups = json(&groups)["groups"].clone();
+    let value = json(&groups);
+    let groups = value["groups"].clone();
     assert_eq!(groups.as_array().unwrap().len(), 1, "{groups}");
     assert_eq!(groups[0]["members"].as_array().unwrap().len(), 3);
+    // Numbered from 1 among those listed; the count is of all found.
+    assert_eq!(groups[0]["id"], 1, "{groups}");
+    assert_eq!(value["stats"]["groups"], 2);
     let csv = scan(&dir, &[&check[..], &["--format", "csv"]].concat());
     assert_eq!(stdout(&csv).lines().count(), 3);
     // Without --fail-on-duplicates, new pairs do not fail the run.

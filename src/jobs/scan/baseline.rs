@@ -279,6 +279,11 @@ pub fn apply(report: &mut Report, baseline: &Baseline, comparison: &Comparison, 
     report
         .groups
         .retain(|group| group.members.iter().any(|m| members.contains(m)));
+    // The groups listed are numbered from 1, as without a baseline;
+    // `stats.groups` still counts every group found.
+    for (index, group) in report.groups.iter_mut().enumerate() {
+        group.id = index + 1;
+    }
     report.stats.pairs = report.pairs.len() as u64;
     report.baseline = Some(BaselineSummary {
         file,
