@@ -283,10 +283,14 @@ fn fingerprint(
 }
 
 /// Drops the stored documents whose file no longer exists, in one
-/// transaction; returns their names.
+/// transaction; returns their names. When none of the stored files exists,
+/// nothing is dropped and it is an error: names are relative to where
+/// `index add` ran, so that is a prune from another directory far more
+/// often than a corpus deleted whole (whose index can be deleted too).
 pub fn prune(store: &mut Store) -> crate::Result<Vec<Vec<u8>>> {
-    let gone: Vec<Vec<u8>> = store
-        .stamps()?
+    let files = store.stamps()?;
+    let stored = files.len();
+    let mut gone: Vec<Vec<u8>> = files
         .into_keys()
         .filter(|name| {
             let path = path_from_bytes(name);
@@ -294,8 +298,18 @@ pub fn prune(store: &mut Store) -> crate::Result<Vec<Vec<u8>>> {
                 if error.kind() == std::io::ErrorKind::NotFound)
         })
         .collect();
-    let mut gone = gone;
     gone.sort();
+    if stored > 0 && gone.len() == stored {
+        return Err(crate::Error::Data {
+            name: store.path().display().to_string(),
+            message: format!(
+                "none of the {stored} files it holds exists from here ({} is the first), so \
+                 nothing was pruned: names are relative to the directory `index add` ran \
+                 in; prune from there (to empty the index, delete it)",
+                String::from_utf8_lossy(&gone[0])
+            ),
+        });
+    }
     store.remove(&gone)?;
     Ok(gone)
 }

@@ -107,6 +107,29 @@ fn a_second_add_reads_only_changed_files_and_prune_drops_deleted_ones() {
             .unwrap(),
     );
     assert!(!ls.contains("d3.txt"), "{ls}");
+
+    // From another directory no stored name exists: nothing is pruned.
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    let pruned = dir
+        .simdup()
+        .current_dir(&elsewhere)
+        .args(["index", "prune", "--db", "../i.db"])
+        .output()
+        .unwrap();
+    assert_eq!(pruned.status.code(), Some(2));
+    assert_eq!(stdout(&pruned), "");
+    assert!(
+        stderr(&pruned).contains("none of the 6 files it holds exists from here"),
+        "{}",
+        stderr(&pruned)
+    );
+    let stats = dir
+        .simdup()
+        .args(["index", "stats", "--db", "i.db"])
+        .output()
+        .unwrap();
+    assert!(stdout(&stats).contains("documents  6\n"));
 }
 
 #[test]
