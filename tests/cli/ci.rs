@@ -172,6 +172,27 @@ fn baseline_accepts_renames_and_edits_and_fails_on_new_copies() {
     assert_eq!(lines.len(), 4, "{recorded}");
     assert!(lines[2].starts_with("docs/a.md\tdocs/b.md\t"), "{recorded}");
     assert!(lines[3].starts_with("docs/c.md\tdocs/d.md\t"), "{recorded}");
+    // Writing a baseline accepts what it writes: --fail-on-duplicates
+    // (from a config, say) fails only for the pairs it could not write.
+    let accepting = scan(
+        &dir,
+        &[
+            "docs",
+            "--write-baseline",
+            "x.baseline",
+            "--fail-on-duplicates",
+        ],
+    );
+    assert_eq!(accepting.status.code(), Some(0), "{}", stderr(&accepting));
+    let cut = [
+        "docs",
+        "--write-baseline",
+        "x.baseline",
+        "--fail-on-duplicates",
+        "--max-pairs",
+        "1",
+    ];
+    assert_eq!(scan(&dir, &cut).status.code(), Some(1));
     // The same file with any thread count.
     scan(
         &dir,
