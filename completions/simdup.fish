@@ -52,7 +52,7 @@ complete -c simdup -n "__fish_simdup_using_subcommand scan" -l markup -d 'How Ma
 raw\t'Their bytes as written'"
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l transform -d 'Compare what CMD writes for each file instead (e.g. \'pandoc -t plain $IN\'): $IN is the file\'s path; without $IN the file is on CMD\'s stdin. Run without a shell' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -s g -l glob -d 'Only files matching GLOB; `!GLOB` excludes. Repeatable' -r
-complete -c simdup -n "__fish_simdup_using_subcommand scan" -l max-filesize -d 'Skip files larger than SIZE (e.g. 512K, 10M, 2G)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l max-filesize -d 'Skip files larger than SIZE (e.g. 512K, 10M, 2G); with records, records longer than SIZE (default 16M)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l files-from -d 'Read the paths to scan from FILE (`-`: stdin), one per line' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l records -d 'How the input is cut into records, each a document: lines (default), NUL-terminated records, or JSON objects one per line' -r -f -a "lines\t'One document per line'
 nul\t'One document per NUL-terminated record'
@@ -126,7 +126,7 @@ complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l markup -d 
 raw\t'Their bytes as written'"
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l transform -d 'Compare what CMD writes for each file instead (e.g. \'pandoc -t plain $IN\'): $IN is the file\'s path; without $IN the file is on CMD\'s stdin. Run without a shell' -r
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -s g -l glob -d 'Only files matching GLOB; `!GLOB` excludes. Repeatable' -r
-complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l max-filesize -d 'Skip files larger than SIZE (e.g. 512K, 10M, 2G)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l max-filesize -d 'Skip files larger than SIZE (e.g. 512K, 10M, 2G); with records, records longer than SIZE (default 16M)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l format -d 'Output format' -r -f -a "text\t'`<16 hex digits>  <path>`, after a header naming the options'
 jsonl\t'One JSON object per document'"
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l sdr -d 'Print htm.core\'s sparse encoding instead: the indices of the ACTIVE largest of SIZE sums. Its features are single words, htm.core\'s tokens, unless --shingle says otherwise' -r
@@ -186,7 +186,7 @@ complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l markup -d 'How M
 raw\t'Their bytes as written'"
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l transform -d 'Compare what CMD writes for each file instead (e.g. \'pandoc -t plain $IN\'): $IN is the file\'s path; without $IN the file is on CMD\'s stdin. Run without a shell' -r
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s g -l glob -d 'Only files matching GLOB; `!GLOB` excludes. Repeatable' -r
-complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l max-filesize -d 'Skip files larger than SIZE (e.g. 512K, 10M, 2G)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l max-filesize -d 'Skip files larger than SIZE (e.g. 512K, 10M, 2G); with records, records longer than SIZE (default 16M)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l files-from -d 'Deduplicate the files listed in FILE (`-`: stdin), one per line, and print the paths to keep' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l records -d 'How the input is cut into records, each a document: lines (default), NUL-terminated records, or JSON objects one per line' -r -f -a "lines\t'One document per line'
 nul\t'One document per NUL-terminated record'
@@ -281,7 +281,7 @@ complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_sub
 raw\t'Their bytes as written'"
 complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l transform -d 'Compare what CMD writes for each file instead (e.g. \'pandoc -t plain $IN\'): $IN is the file\'s path; without $IN the file is on CMD\'s stdin. Run without a shell' -r
 complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -s g -l glob -d 'Only files matching GLOB; `!GLOB` excludes. Repeatable' -r
-complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l max-filesize -d 'Skip files larger than SIZE (e.g. 512K, 10M, 2G)' -r
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l max-filesize -d 'Skip files larger than SIZE (e.g. 512K, 10M, 2G); with records, records longer than SIZE (default 16M)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -s j -l threads -d 'Worker threads (default: one per core; at most 256, or one per core if more)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l color -d 'Colour the table and the summary: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set or TERM is dumb'
 always\t'Always'

@@ -230,7 +230,8 @@ pub struct WalkArgs {
     #[arg(short, long = "glob", value_name = "GLOB")]
     pub globs: Vec<String>,
 
-    /// Skip files larger than SIZE (e.g. 512K, 10M, 2G).
+    /// Skip files larger than SIZE (e.g. 512K, 10M, 2G); with records, records longer than SIZE
+    /// (default 16M).
     #[arg(long, value_name = "SIZE", value_parser = parse_size_arg)]
     pub max_filesize: Option<u64>,
 
