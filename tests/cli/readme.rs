@@ -1,44 +1,34 @@
-//! The README's first command and the output it shows must agree.
+//! The README's examples and the output they show must agree.
 
 use crate::util::{repo, simdup, stdout};
 
-#[test]
-fn readme_shows_what_scanning_the_fixtures_prints() {
-    let output = simdup()
-        .current_dir(repo())
-        .args(["scan", "fixtures/corpus"])
-        .output()
-        .unwrap();
+/// Runs `simdup ARGS` in the repository, checks that the README shows the
+/// command followed by what it prints, and returns the README and that
+/// output.
+fn assert_readme_shows(args: &[&str]) -> (String, String) {
+    let output = simdup().current_dir(repo()).args(args).output().unwrap();
     assert_eq!(output.status.code(), Some(0));
     let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
-    let shown = format!("$ simdup scan fixtures/corpus\n{}", stdout(&output));
+    let command = format!("simdup {}", args.join(" "));
+    let printed = stdout(&output);
     assert!(
-        readme.contains(&shown),
-        "README.md's example of `simdup scan fixtures/corpus` is out of date; it prints:\n{}",
-        stdout(&output)
+        readme.contains(&format!("$ {command}\n{printed}")),
+        "README.md's example of `{command}` is out of date; it prints:\n{printed}"
     );
+    (readme, printed)
+}
+
+#[test]
+fn readme_shows_what_scanning_the_fixtures_prints() {
+    assert_readme_shows(&["scan", "fixtures/corpus"]);
 }
 
 #[test]
 fn readme_shows_what_fingerprinting_a_fixture_prints() {
-    let output = simdup()
-        .current_dir(repo())
-        .args(["fingerprint", "fixtures/corpus/repair-cafe.txt"])
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(0));
-    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
-    let shown = format!(
-        "$ simdup fingerprint fixtures/corpus/repair-cafe.txt\n{}",
-        stdout(&output)
-    );
-    assert!(
-        readme.contains(&shown),
-        "README.md's example of `simdup fingerprint` is out of date; it prints:\n{}",
-        stdout(&output)
-    );
+    let (readme, printed) =
+        assert_readme_shows(&["fingerprint", "fixtures/corpus/repair-cafe.txt"]);
     // The JSON and baseline examples show the same default digest.
-    let digest = stdout(&output)
+    let digest = printed
         .lines()
         .next()
         .and_then(|header| header.split_once(" digest="))
