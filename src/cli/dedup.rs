@@ -214,7 +214,15 @@ pub fn run(args: DedupArgs) -> anyhow::Result<Finished> {
     };
     if !args.quiet {
         let noun = if files.is_some() { "file" } else { "record" };
-        let skipped = diag.tally.skipped_summary();
+        // Files that could not be read (records that could not are the
+        // malformed ones, counted apart), then the skipped ones.
+        let unreadable = (files.is_some() && diag.tally.errors > 0)
+            .then(|| format!("{} unreadable", diag.tally.errors));
+        let passed_over: Vec<String> = unreadable
+            .into_iter()
+            .chain(diag.tally.skipped_summary())
+            .collect();
+        let skipped = (!passed_over.is_empty()).then(|| passed_over.join("; "));
         write_summary(
             &stats,
             skipped.as_deref(),

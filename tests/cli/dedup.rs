@@ -717,3 +717,24 @@ fn a_dropped_file_that_is_an_input_is_refused_before_anything_is_written() {
         "in.txt\n"
     );
 }
+
+#[test]
+fn the_summary_counts_the_files_that_could_not_be_read() {
+    let dir = TestDir::new();
+    dir.create("a.txt", text(51, 200));
+    dir.create("b.txt", text(52, 200));
+    dir.create("list.txt", "a.txt\nmissing.txt\nb.txt\n");
+    let output = dir
+        .simdup()
+        .args(["dedup", "--files-from", "list.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(stdout(&output), "a.txt\nb.txt\n");
+    let errors = stderr(&output);
+    assert!(errors.contains("missing.txt"), "{errors}");
+    assert!(
+        errors.contains("simdup: 2 files read: 2 kept, 0 dropped; 1 unreadable\n"),
+        "{errors}"
+    );
+}
