@@ -65,7 +65,7 @@ Register-ArgumentCompleter -Native -CommandName 'simdup' -ScriptBlock {
             [CompletionResult]::new('--method', '--method', [CompletionResultType]::ParameterName, 'How candidate pairs are found')
             [CompletionResult]::new('--window', '--window', [CompletionResultType]::ParameterName, 'With --method rotate: neighbours compared after each sort [default: 8]')
             [CompletionResult]::new('--max-pairs', '--max-pairs', [CompletionResultType]::ParameterName, 'List at most N pairs (counts and groups are always complete)')
-            [CompletionResult]::new('--max-candidates', '--max-candidates', [CompletionResultType]::ParameterName, 'Verify at most N candidate pairs (memory: a few dozen bytes each); past it, a chosen radius narrows and a given -k is an error')
+            [CompletionResult]::new('--max-candidates', '--max-candidates', [CompletionResultType]::ParameterName, 'Verify at most N candidate pairs of distinct fingerprints (memory: a few dozen bytes each; documents that share a fingerprint are compared whatever N); past it, a chosen radius narrows and a given -k is an error')
             [CompletionResult]::new('--min-features', '--min-features', [CompletionResultType]::ParameterName, 'Documents with fewer features are matched only by exact content')
             [CompletionResult]::new('--short-texts', '--short-texts', [CompletionResultType]::ParameterName, 'How pairs of two one-line texts (compared by character pairs) are found')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')

@@ -61,7 +61,7 @@ set edit:completion:arg-completer[simdup] = {|@words|
             cand --method 'How candidate pairs are found'
             cand --window 'With --method rotate: neighbours compared after each sort [default: 8]'
             cand --max-pairs 'List at most N pairs (counts and groups are always complete)'
-            cand --max-candidates 'Verify at most N candidate pairs (memory: a few dozen bytes each); past it, a chosen radius narrows and a given -k is an error'
+            cand --max-candidates 'Verify at most N candidate pairs of distinct fingerprints (memory: a few dozen bytes each; documents that share a fingerprint are compared whatever N); past it, a chosen radius narrows and a given -k is an error'
             cand --min-features 'Documents with fewer features are matched only by exact content'
             cand --short-texts 'How pairs of two one-line texts (compared by character pairs) are found'
             cand --format 'Output format'

@@ -69,7 +69,7 @@ rotate\t'Rotate, sort, compare neighbours: approximate (docs/SEARCH.md says when
 brute\t'All pairs: the reference, for small inputs'"
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l window -d 'With --method rotate: neighbours compared after each sort [default: 8]' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l max-pairs -d 'List at most N pairs (counts and groups are always complete)' -r
-complete -c simdup -n "__fish_simdup_using_subcommand scan" -l max-candidates -d 'Verify at most N candidate pairs (memory: a few dozen bytes each); past it, a chosen radius narrows and a given -k is an error' -r
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l max-candidates -d 'Verify at most N candidate pairs of distinct fingerprints (memory: a few dozen bytes each; documents that share a fingerprint are compared whatever N); past it, a chosen radius narrows and a given -k is an error' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l min-features -d 'Documents with fewer features are matched only by exact content' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l short-texts -d 'How pairs of two one-line texts (compared by character pairs) are found' -r -f -a "auto\t'Exact join, unless too costly (then MinHash bands, unless they crowd or K is given to scan)'
 join\t'Exact join, whatever it costs: every pair at the threshold'

@@ -416,7 +416,8 @@ pub struct SearchArgs {
     #[arg(long, value_name = "N", default_value = defaults::MAX_PAIRS)]
     pub max_pairs: u64,
 
-    /// Verify at most N candidate pairs (memory: a few dozen bytes each); past it, a chosen
+    /// Verify at most N candidate pairs of distinct fingerprints (memory: a few dozen bytes
+    /// each; documents that share a fingerprint are compared whatever N); past it, a chosen
     /// radius narrows and a given -k is an error.
     #[arg(long, value_name = "N", default_value = defaults::MAX_CANDIDATES)]
     pub max_candidates: u64,
