@@ -161,6 +161,16 @@ impl Store {
                     .to_string(),
             });
         }
+        // SQLite takes an empty file for an empty database, and would give
+        // it a schema: read, a truncated index would find nothing quietly.
+        if to_read && std::fs::metadata(path).is_ok_and(|metadata| metadata.len() == 0) {
+            return Err(Error::Data {
+                name: path.display().to_string(),
+                message: "an empty file, not an index (create one with `simdup index add --db \
+                          FILE PATH...`)"
+                    .to_string(),
+            });
+        }
         let connection = Connection::open(path).map_err(|e| sql_error(path, e))?;
         let mut store = Store {
             connection,

@@ -285,3 +285,16 @@ fn a_store_read_only_or_immutable_reads_what_was_written() {
     let store = Store::open_to_read(&path).unwrap();
     assert_eq!(names(&store), ["a", "b"]);
 }
+
+#[test]
+fn an_empty_file_is_no_index_to_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("truncated.db");
+    std::fs::write(&path, b"").unwrap();
+    let error = Store::open_to_read(&path).unwrap_err().to_string();
+    assert!(error.contains("an empty file, not an index"), "{error}");
+    // Nothing was written into it.
+    assert_eq!(std::fs::metadata(&path).unwrap().len(), 0);
+    // A writer makes its schema there, as before.
+    assert!(Store::open(&path, true).is_ok());
+}
