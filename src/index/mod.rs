@@ -658,20 +658,10 @@ fn is_cannot_open(error: &rusqlite::Error) -> bool {
         if failure.code == rusqlite::ErrorCode::CannotOpen)
 }
 
-/// A path as the path of an SQLite URI: its bytes percent-encoded but for
-/// those a URI path holds as they are (so `?`, `#` and `%` in a name stay
-/// part of it).
+/// A path as the path of an SQLite URI (absolute, percent-encoded).
 fn uri_path(path: &Path) -> String {
     let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let mut out = String::new();
-    for &byte in crate::input::path_bytes(&absolute) {
-        if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
-            out.push(byte as char);
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    out
+    crate::input::percent_encoded(crate::input::path_bytes(&absolute))
 }
 
 fn sql_error(path: &Path, error: rusqlite::Error) -> Error {

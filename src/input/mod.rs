@@ -45,7 +45,7 @@ pub(crate) use fingerprint_file::{
     open as open_fingerprint_file, write_checksum_line, write_text_line,
 };
 pub use glob::GlobFilter;
-pub(crate) use os_names::{from_base64, path_bytes, path_from_bytes, to_base64};
+pub(crate) use os_names::{from_base64, path_bytes, path_from_bytes, percent_encoded, to_base64};
 pub(crate) use piped::{PipedCopies, is_fifo};
 pub use positioned::Positioned;
 pub use prose::{Markup, Transform, View};

@@ -28,6 +28,21 @@ pub fn path_from_bytes(bytes: &[u8]) -> PathBuf {
 
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
+/// A name's bytes percent-encoded for the path of a URI: all but ASCII
+/// letters, digits, `-._~` and `/`, so a name that is not UTF-8 keeps its
+/// bytes and `?`, `#` or `%` stay part of it (SARIF locations, SQLite URIs).
+pub fn percent_encoded(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for &byte in bytes {
+        if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
 /// Standard base64 (RFC 4648, padded).
 pub fn to_base64(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);

@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use super::{Report, ReportPair};
-use crate::input::{path_bytes, path_from_bytes};
+use crate::input::{path_bytes, path_from_bytes, percent_encoded};
 use crate::verify::passages::LineRange;
 
 /// The line range of each pair's first shared passage in each document,
@@ -149,10 +149,10 @@ fn name_bytes(report: &Report, id: u32) -> Vec<u8> {
 fn location(name: &[u8], region: Option<LineRange>, cwd: Option<&Path>) -> Value {
     let path = path_from_bytes(name);
     let mut artifact = match relative_bytes(&path, cwd) {
-        Some(relative) => json!({"uri": encode(&relative), "uriBaseId": "%SRCROOT%"}),
+        Some(relative) => json!({"uri": percent_encoded(&relative), "uriBaseId": "%SRCROOT%"}),
         None => {
             let absolute = absolute(&path, cwd);
-            json!({"uri": format!("file://{}", encode(path_bytes(&absolute)))})
+            json!({"uri": format!("file://{}", percent_encoded(path_bytes(&absolute)))})
         }
     };
     if artifact["uri"] == "" {
@@ -220,19 +220,6 @@ fn normalise(path: &Path) -> PathBuf {
                 _ => out.push(".."),
             },
             other => out.push(other),
-        }
-    }
-    out
-}
-
-/// Percent-encodes what a URI path may not hold as is.
-fn encode(path: &[u8]) -> String {
-    let mut out = String::with_capacity(path.len());
-    for &byte in path {
-        if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
-            out.push(byte as char);
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
         }
     }
     out
@@ -355,7 +342,7 @@ mod tests {
                 ["uri"],
             "file:///elsewhere/a%20b.md"
         );
-        assert_eq!(encode("é".as_bytes()), "%C3%A9");
+        assert_eq!(percent_encoded("é".as_bytes()), "%C3%A9");
     }
 
     #[test]
