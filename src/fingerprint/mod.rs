@@ -153,6 +153,17 @@ impl Fingerprinter {
         (fingerprint, set.into_hashes())
     }
 
+    /// About how many distinct features a document of `bytes` has, at
+    /// most (a stream of unknown length: a few pages' worth).
+    fn expected_features(&self, bytes: Option<usize>) -> usize {
+        match (bytes, self.options.shingle) {
+            (None, _) => 1 << 10,
+            // A word and the space after it take a few bytes.
+            (Some(bytes), Shingle::Words(_)) => bytes / 4 + 1,
+            (Some(bytes), Shingle::Chars(_)) => bytes + 1,
+        }
+    }
+
     /// Fingerprints a source with the sink its weighting needs.
     fn fingerprint_from(&self, source: impl Source) -> io::Result<Fingerprint> {
         self.fingerprint_with(source, &mut NoSink)
@@ -165,6 +176,7 @@ impl Fingerprinter {
         source: impl Source,
         also: &mut impl FeatureSink,
     ) -> io::Result<Fingerprint> {
+        let expected = self.expected_features(source.len());
         let (bytes, content_hash, mut accumulator, features) = match self.options.weighting {
             Weighting::Tf => {
                 let mut sink = TfSink {
@@ -174,14 +186,19 @@ impl Fingerprinter {
                 let (bytes, content) = source.drive(self, &mut Both(&mut sink, also))?;
                 (bytes, content, sink.accumulator, sink.features)
             }
-            Weighting::Binary => DistinctFeatures::with(|features| {
-                let mut sink = DistinctSink { features };
+            Weighting::Binary if self.rules.is_trivial() => {
+                DistinctFeatures::with(expected, |features| {
+                    let mut sink = DistinctSink::<true>::new(features);
+                    let (bytes, content) = source.drive(self, &mut Both(&mut sink, also))?;
+                    let (accumulator, distinct) = sink.finish();
+                    io::Result::Ok((bytes, content, accumulator, distinct))
+                })?
+            }
+            Weighting::Binary => DistinctFeatures::with(expected, |features| {
+                let mut sink = DistinctSink::<false>::new(features);
                 let (bytes, content) = source.drive(self, &mut Both(&mut sink, also))?;
-                let mut accumulator = Accumulator::new();
-                for (feature, weight) in features.iter() {
-                    accumulator.add(feature, weight);
-                }
-                io::Result::Ok((bytes, content, accumulator, features.len() as u64))
+                let (accumulator, distinct) = sink.finish();
+                io::Result::Ok((bytes, content, accumulator, distinct))
             })?,
         };
         let feature_digest = accumulator.feature_digest();
@@ -254,6 +271,9 @@ trait Source {
         fingerprinter: &Fingerprinter,
         sink: &mut impl FeatureSink,
     ) -> io::Result<(u64, u64)>;
+
+    /// Its length in bytes, if known before it is read.
+    fn len(&self) -> Option<usize>;
 }
 
 /// A whole document in memory, and its content hash if known.
@@ -272,6 +292,10 @@ impl Source for Buffer<'_> {
         // otherwise allocate (and free) 40 KB.
         Ok(Pipeline::with_room(fingerprinter, self.0.len()).run_whole(self.0, self.1, sink))
     }
+
+    fn len(&self) -> Option<usize> {
+        Some(self.0.len())
+    }
 }
 
 impl<R: Read> Source for Stream<R> {
@@ -281,6 +305,10 @@ impl<R: Read> Source for Stream<R> {
         sink: &mut impl FeatureSink,
     ) -> io::Result<(u64, u64)> {
         Pipeline::new(fingerprinter).run(self.0, sink)
+    }
+
+    fn len(&self) -> Option<usize> {
+        None
     }
 }
 

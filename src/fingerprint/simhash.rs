@@ -98,6 +98,17 @@ impl Accumulator {
         }
     }
 
+    /// Adds a feature hash with weight 1 when `new`, without a branch on
+    /// it (whether a feature is new is up to chance).
+    #[inline(always)]
+    pub fn add_unit_if(&mut self, hash: u64, new: bool) {
+        self.batch[self.batch_len] = hash;
+        self.batch_len += usize::from(new);
+        if self.batch_len == BATCH {
+            self.count_batch();
+        }
+    }
+
     /// Counts the buffered unit hashes.
     #[inline(never)]
     fn count_batch(&mut self) {
@@ -164,6 +175,17 @@ impl Accumulator {
             *sum += u128::from((hash >> i) & 1) * weight;
         }
         self.total_weight += weight;
+    }
+
+    /// Adds `extra` weight to a hash added before with a weight above
+    /// zero: the sums grow, its digest term is not added again.
+    #[inline]
+    pub fn add_weight(&mut self, hash: u64, extra: u32) {
+        let extra = u128::from(extra);
+        for (i, sum) in self.set_weight.iter_mut().enumerate() {
+            *sum += u128::from((hash >> i) & 1) * extra;
+        }
+        self.total_weight += extra;
     }
 
     /// Counts everything buffered into the wide sums.

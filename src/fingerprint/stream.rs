@@ -197,16 +197,67 @@ impl FeatureSink for TfSink {
     }
 }
 
+/// Features [`DistinctSink`] holds before it looks them up in one tight
+/// loop, away from the tokenizer's steps.
+const DISTINCT_BATCH: usize = 32;
+
 /// Distinct feature hashes with the largest weight each was seen with
-/// (binary weighting); memory grows with the number of distinct features.
-pub(crate) struct DistinctSink<'a> {
-    pub(crate) features: &'a mut DistinctFeatures,
+/// (binary weighting), each counted as it first comes and again only when
+/// its weight grows; memory grows with the number of distinct features.
+/// `UNIT`: every feature weighs 1 (no token rules), so no weight is kept.
+pub(crate) struct DistinctSink<'a, const UNIT: bool> {
+    features: &'a mut DistinctFeatures,
+    accumulator: Accumulator,
+    batch: [(u64, u32); DISTINCT_BATCH],
+    batch_len: usize,
 }
 
-impl FeatureSink for DistinctSink<'_> {
+impl<'a, const UNIT: bool> DistinctSink<'a, UNIT> {
+    /// A sink that gathers into `features`, an empty table.
+    pub(crate) fn new(features: &'a mut DistinctFeatures) -> Self {
+        DistinctSink {
+            features,
+            accumulator: Accumulator::new(),
+            batch: [(0, 0); DISTINCT_BATCH],
+            batch_len: 0,
+        }
+    }
+
+    /// The accumulated features and how many distinct ones there were.
+    pub(crate) fn finish(mut self) -> (Accumulator, u64) {
+        self.count_batch();
+        (self.accumulator, self.features.len() as u64)
+    }
+
+    /// Looks up the held features in order, counting each new one.
+    #[inline(never)]
+    fn count_batch(&mut self) {
+        for &(hash, weight) in &self.batch[..self.batch_len] {
+            if UNIT {
+                let new = self.features.insert_unit(hash);
+                self.accumulator.add_unit_if(hash, new);
+                continue;
+            }
+            match self.features.insert(hash, weight) {
+                None => self.accumulator.add(hash, weight),
+                Some(before) if weight > before => {
+                    self.accumulator.add_weight(hash, weight - before);
+                }
+                Some(_) => {}
+            }
+        }
+        self.batch_len = 0;
+    }
+}
+
+impl<const UNIT: bool> FeatureSink for DistinctSink<'_, UNIT> {
     #[inline(always)]
     fn feature(&mut self, _bytes: &[u8], hash: u64, weight: u32) {
-        self.features.insert(hash, weight);
+        self.batch[self.batch_len] = (hash, weight);
+        self.batch_len += 1;
+        if self.batch_len == DISTINCT_BATCH {
+            self.count_batch();
+        }
     }
 }
 

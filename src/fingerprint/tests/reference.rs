@@ -68,6 +68,31 @@ proptest! {
     }
 }
 
+proptest! {
+    /// Binary weighting is the SimHash of the distinct features, read whole
+    /// or in chunks, and whatever size the documents before it had.
+    #[test]
+    fn binary_weighting_agrees_with_the_naive_reference(
+        texts in proptest::collection::vec("[a-d]{1,2}([ ,.!]{1,2}[A-Da-d]{1,2}){0,300}", 1..4),
+        n in 1usize..4,
+        chunk in 1usize..64,
+    ) {
+        let fp = Fingerprinter::new(FeatureOptions {
+            shingle: Shingle::Words(n),
+            weighting: Weighting::Binary,
+            ..FeatureOptions::default()
+        });
+        for text in &texts {
+            let distinct = sorted_distinct(naive_features(text, n));
+            let got = fp.fingerprint_bytes(text.as_bytes());
+            prop_assert_eq!(got.features, distinct.len() as u64);
+            prop_assert_eq!(got.simhash, naive_simhash(&distinct));
+            let chunked = Chunked { data: text.as_bytes(), size: chunk };
+            prop_assert_eq!(fp.fingerprint_reader(chunked).unwrap(), got);
+        }
+    }
+}
+
 #[test]
 fn a_single_feature_document_is_its_feature_hash() {
     // One feature of weight 1: every sum is +1 or -1, so the SimHash is the hash.
