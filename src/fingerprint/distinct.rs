@@ -19,6 +19,12 @@ const MIN_SLOTS: usize = 1 << 6;
 /// are there.
 const MAX_FIRST_SLOTS: usize = 1 << 18;
 
+/// The most distinct hashes a table holds (a table of twice as many slots,
+/// 24 MiB): past them, memory stays bounded whatever the document, and a
+/// hash not held counts at each occurrence, as with tf (a document of
+/// some 10 MB of words before it matters).
+const MAX_DISTINCT: usize = if cfg!(test) { 1 << 10 } else { 1 << 20 };
+
 /// Tables of this many slots grow fourfold, not twofold: a large
 /// document of unknown length (a stream) is placed again less often.
 const MIN_SLOTS_TO_QUADRUPLE: usize = 1 << 14;
@@ -28,7 +34,7 @@ const MIN_SLOTS_TO_QUADRUPLE: usize = 1 << 14;
 /// document's table is freed. (Tables freed after each large document
 /// were unmapped and mapped again, a tenth of the time of fingerprinting
 /// them.)
-const KEPT_SLOTS: usize = 1 << 18;
+const KEPT_SLOTS: usize = if cfg!(test) { 1 << 10 } else { 1 << 18 };
 
 /// Distinct feature hashes and their largest weights.
 ///
@@ -51,6 +57,20 @@ pub(crate) struct DistinctFeatures {
     zero: Option<u32>,
     /// Room for the entries while the table grows.
     held: Vec<(u64, u32)>,
+    /// Occurrences of hashes a full table could not hold.
+    beyond: usize,
+}
+
+/// What [`DistinctFeatures::insert`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Seen {
+    /// A hash not seen before: held now.
+    New,
+    /// A hash held, with the largest weight it had before.
+    Before(u32),
+    /// A hash not held, in a table holding [`MAX_DISTINCT`] already: it
+    /// counts at each occurrence, as with tf.
+    Full,
 }
 
 thread_local! {
@@ -67,6 +87,7 @@ impl DistinctFeatures {
             filled: Vec::new(),
             zero: None,
             held: Vec::new(),
+            beyond: 0,
         }
     }
 
@@ -95,15 +116,16 @@ impl DistinctFeatures {
         result
     }
 
-    /// Counts `hash` seen with `weight`; gives the largest weight it was
-    /// seen with before (`None`: it is new), so a caller can count each
-    /// distinct hash as it comes rather than walk the table at the end.
+    /// Counts `hash` seen with `weight`: whether it is new, was seen
+    /// before (with the largest weight it was seen with), or is new to a
+    /// full table, so a caller can count each distinct hash as it comes
+    /// rather than walk the table at the end.
     #[inline(always)]
-    pub(crate) fn insert(&mut self, hash: u64, weight: u32) -> Option<u32> {
+    pub(crate) fn insert(&mut self, hash: u64, weight: u32) -> Seen {
         if hash == 0 {
             let before = self.zero;
             self.zero = Some(before.map_or(weight, |seen| seen.max(weight)));
-            return before;
+            return before.map_or(Seen::New, Seen::Before);
         }
         let mask = self.mask;
         let mut at = hash as usize & mask;
@@ -112,9 +134,13 @@ impl DistinctFeatures {
             if slot == hash {
                 let before = self.weights[at];
                 self.weights[at] = before.max(weight);
-                return Some(before);
+                return Seen::Before(before);
             }
             if slot == 0 {
+                if self.filled.len() == MAX_DISTINCT {
+                    self.beyond += 1;
+                    return Seen::Full;
+                }
                 self.slots[at] = hash;
                 self.weights[at] = weight;
                 self.filled.push(at as u32);
@@ -122,7 +148,7 @@ impl DistinctFeatures {
                 if self.filled.len() * 2 > mask + 1 {
                     self.grow();
                 }
-                return None;
+                return Seen::New;
             }
             at = (at + 1) & mask;
         }
@@ -130,7 +156,7 @@ impl DistinctFeatures {
 
     /// [`DistinctFeatures::insert`] for a document whose every feature
     /// weighs 1: no weight is written (a table used so holds none); true
-    /// when `hash` is new.
+    /// when `hash` counts (it is new, or new to a full table).
     #[inline(always)]
     pub(crate) fn insert_unit(&mut self, hash: u64) -> bool {
         if hash == 0 {
@@ -144,6 +170,10 @@ impl DistinctFeatures {
                 return false;
             }
             if slot == 0 {
+                if self.filled.len() == MAX_DISTINCT {
+                    self.beyond += 1;
+                    return true;
+                }
                 self.slots[at] = hash;
                 self.filled.push(at as u32);
                 if self.filled.len() * 2 > mask + 1 {
@@ -155,9 +185,10 @@ impl DistinctFeatures {
         }
     }
 
-    /// How many distinct hashes were seen.
+    /// The features counted: the distinct hashes held, and each occurrence
+    /// of those a full table could not hold.
     pub(crate) fn len(&self) -> usize {
-        self.filled.len() + usize::from(self.zero.is_some())
+        self.filled.len() + usize::from(self.zero.is_some()) + self.beyond
     }
 
     /// Each distinct hash with its largest weight, in the order first seen
@@ -186,12 +217,12 @@ impl DistinctFeatures {
         let zero = self.zero;
         self.clear();
         let slots = self.mask + 1;
-        let slots = slots
-            * if slots >= MIN_SLOTS_TO_QUADRUPLE {
-                4
-            } else {
-                2
-            };
+        let factor = if slots >= MIN_SLOTS_TO_QUADRUPLE {
+            4
+        } else {
+            2
+        };
+        let slots = (slots * factor).min(2 * MAX_DISTINCT);
         if slots > self.slots.len() {
             *self = DistinctFeatures::new(slots);
         }
@@ -211,6 +242,7 @@ impl DistinctFeatures {
         }
         self.filled.clear();
         self.zero = None;
+        self.beyond = 0;
     }
 }
 
@@ -229,7 +261,8 @@ mod tests {
         /// The same distinct hashes and largest weights as a map, and each
         /// insert gives the weight a map held before it, however the table
         /// grows, whatever documents it served before and whatever size
-        /// they were expected to have.
+        /// they were expected to have; past [`MAX_DISTINCT`] (1,024 in
+        /// tests) a new hash is not held and counts each time.
         #[test]
         fn holds_what_a_map_holds(
             documents in proptest::collection::vec(
@@ -239,37 +272,58 @@ mod tests {
         ) {
             for (features, expected_size) in documents {
                 let mut expected: HashMap<u64, u32> = HashMap::new();
+                let mut beyond = 0;
                 let got: HashMap<u64, u32> = DistinctFeatures::with(expected_size, |table| {
                     for &(hash, weight) in &features {
                         let hash = spread(hash);
-                        let before = expected.get(&hash).copied();
-                        assert_eq!(table.insert(hash, weight), before);
-                        let seen = expected.entry(hash).or_insert(weight);
-                        *seen = (*seen).max(weight);
+                        // The hash 0 is held apart, whatever the count.
+                        let in_table = expected.len() - usize::from(expected.contains_key(&0));
+                        let seen = match expected.get(&hash) {
+                            Some(&before) => Seen::Before(before),
+                            None if hash != 0 && in_table == MAX_DISTINCT => Seen::Full,
+                            None => Seen::New,
+                        };
+                        assert_eq!(table.insert(hash, weight), seen);
+                        if seen == Seen::Full {
+                            beyond += 1;
+                            continue;
+                        }
+                        let held = expected.entry(hash).or_insert(weight);
+                        *held = (*held).max(weight);
                     }
-                    assert_eq!(table.len(), expected.len());
+                    assert_eq!(table.len(), expected.len() + beyond);
                     table.iter().collect()
                 });
                 prop_assert_eq!(got, expected);
             }
         }
 
-        /// Unit inserts are new exactly at a hash's first occurrence.
+        /// Unit inserts count a hash at its first occurrence, and past
+        /// [`MAX_DISTINCT`] a new one at each.
         #[test]
-        fn a_unit_insert_is_new_once(
+        fn a_unit_insert_counts_once_until_the_table_is_full(
             documents in proptest::collection::vec(
                 (proptest::collection::vec(0u64..3000, 0..3000), 0usize..5000),
                 1..4,
             ),
         ) {
             for (features, expected_size) in documents {
-                let mut seen = std::collections::HashSet::new();
+                let mut held = std::collections::HashSet::new();
+                let mut counted = 0;
                 DistinctFeatures::with(expected_size, |table| {
                     for &hash in &features {
                         let hash = spread(hash);
-                        assert_eq!(table.insert_unit(hash), seen.insert(hash));
+                        // The hash 0 is held apart, whatever the count.
+                        let in_table = held.len() - usize::from(held.contains(&0));
+                        let counts = if hash != 0 && in_table == MAX_DISTINCT {
+                            !held.contains(&hash)
+                        } else {
+                            held.insert(hash)
+                        };
+                        assert_eq!(table.insert_unit(hash), counts);
+                        counted += usize::from(counts);
                     }
-                    assert_eq!(table.len(), seen.len());
+                    assert_eq!(table.len(), counted);
                 });
             }
         }
@@ -278,11 +332,11 @@ mod tests {
     #[test]
     fn the_hash_zero_is_counted_across_a_growth() {
         let seen: Vec<(u64, u32)> = DistinctFeatures::with(0, |table| {
-            assert_eq!(table.insert(0, 3), None);
+            assert_eq!(table.insert(0, 3), Seen::New);
             for hash in 1..=MIN_SLOTS as u64 {
                 table.insert(hash, 1);
             }
-            assert_eq!(table.insert(0, 2), Some(3));
+            assert_eq!(table.insert(0, 2), Seen::Before(3));
             assert_eq!(table.len(), MIN_SLOTS + 1);
             table.iter().collect()
         });

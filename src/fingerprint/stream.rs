@@ -16,7 +16,7 @@ use xxhash_rust::xxh3::{Xxh3Default, xxh3_64};
 
 use super::Fingerprinter;
 use super::decode::Decoder;
-use super::distinct::DistinctFeatures;
+use super::distinct::{DistinctFeatures, Seen};
 use super::normalize::Normalizer;
 use super::options::{Shingle, UnicodeForm, Weighting};
 use super::shingle::{FeatureSink, Shingler};
@@ -239,11 +239,11 @@ impl<'a, const UNIT: bool> DistinctSink<'a, UNIT> {
                 continue;
             }
             match self.features.insert(hash, weight) {
-                None => self.accumulator.add(hash, weight),
-                Some(before) if weight > before => {
+                Seen::New | Seen::Full => self.accumulator.add(hash, weight),
+                Seen::Before(before) if weight > before => {
                     self.accumulator.add_weight(hash, weight - before);
                 }
-                Some(_) => {}
+                Seen::Before(_) => {}
             }
         }
         self.batch_len = 0;
