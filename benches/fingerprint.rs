@@ -1,8 +1,11 @@
 //! Fingerprint throughput on generated English-like text, against a
 //! baseline that only splits on whitespace and hashes word 3-shingles with
-//! xxh3 (no normalisation, no SimHash): the cost floor of the hot loop.
-//! Also the default options through a reader (64 KiB chunks, as files are
-//! read) and on text with typographic (non-ASCII) punctuation. The `sdr`
+//! xxh3 (no normalisation, no SimHash): the cost floor of the hot loop,
+//! which tf weighting measures (one 4 MiB document). Binary weighting, the
+//! default, also gathers each document's distinct features: it is measured
+//! on the same text cut into 4 KiB documents, as a corpus of pages is,
+//! beside tf. Also tf through a reader (64 KiB chunks, as files are read)
+//! and on text with typographic (non-ASCII) punctuation. The `sdr`
 //! group measures htm.core's sparse output (`--sdr 2048:40`) on 2 MB of the
 //! same text, with tf and binary weighting.
 //!
@@ -133,22 +136,44 @@ fn throughput(c: &mut Criterion) {
         let fingerprinter = Fingerprinter::new(FeatureOptions {
             shingle,
             hash,
+            weighting: Weighting::Tf,
             ..FeatureOptions::default()
         });
         group.bench_function(name, |b| {
             b.iter(|| fingerprinter.fingerprint_bytes(black_box(&text)))
         });
     }
-    // What users get: files are read in chunks, and real English text has
-    // typographic punctuation (non-ASCII) every few dozen bytes.
-    let default = Fingerprinter::new(FeatureOptions::default());
+    // Pages of a corpus: the weightings side by side.
+    for (name, weighting) in [
+        ("pages4k-words3-xxh3-tf", Weighting::Tf),
+        ("pages4k-words3-xxh3-binary", Weighting::Binary),
+    ] {
+        let fingerprinter = Fingerprinter::new(FeatureOptions {
+            weighting,
+            ..FeatureOptions::default()
+        });
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                black_box(&text)
+                    .chunks(4 << 10)
+                    .map(|page| fingerprinter.fingerprint_bytes(page).simhash)
+                    .fold(0, |all, simhash| all ^ simhash)
+            })
+        });
+    }
+    // Files are read in chunks, and real English text has typographic
+    // punctuation (non-ASCII) every few dozen bytes.
+    let tf = Fingerprinter::new(FeatureOptions {
+        weighting: Weighting::Tf,
+        ..FeatureOptions::default()
+    });
     group.bench_function("words3-xxh3-reader", |b| {
-        b.iter(|| default.fingerprint_reader(black_box(&text[..])))
+        b.iter(|| tf.fingerprint_reader(black_box(&text[..])))
     });
     let typographic = typographic(&text);
     group.throughput(Throughput::Bytes(typographic.len() as u64));
     group.bench_function("words3-xxh3-typographic", |b| {
-        b.iter(|| default.fingerprint_bytes(black_box(&typographic)))
+        b.iter(|| tf.fingerprint_bytes(black_box(&typographic)))
     });
     group.finish();
 }

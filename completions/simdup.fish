@@ -42,8 +42,8 @@ complete -c simdup -n "__fish_simdup_needs_command" -f -a "help" -d 'Print this 
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l shingle -d 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l hash -d 'The hash of each feature' -r -f -a "xxh3\t'xxh3-64, seed 0'
 sha3\t'SHAKE256, first 8 bytes little-endian'"
-complete -c simdup -n "__fish_simdup_using_subcommand scan" -l weight -d 'How much each feature counts' -r -f -a "tf\t'Term frequency in the document'
-binary\t'Every distinct feature counts once'"
+complete -c simdup -n "__fish_simdup_using_subcommand scan" -l weight -d 'How much each feature counts' -r -f -a "tf\t'Term frequency in the document (the default of simdup 0.1)'
+binary\t'Every distinct feature counts once, as near-duplicates are defined (Jaccard of feature sets)'"
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l vocabulary -d 'Token weights, one `token weight` per line (htm.core vocabulary)' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l exclude-tokens -d 'Tokens to leave out, one per line' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l frequency-floor -d 'Leave out the first N occurrences of each token in a document (htm.core)' -r
@@ -116,8 +116,8 @@ complete -c simdup -n "__fish_simdup_using_subcommand scan" -s V -l version -d '
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l shingle -d 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]' -r
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l hash -d 'The hash of each feature' -r -f -a "xxh3\t'xxh3-64, seed 0'
 sha3\t'SHAKE256, first 8 bytes little-endian'"
-complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l weight -d 'How much each feature counts' -r -f -a "tf\t'Term frequency in the document'
-binary\t'Every distinct feature counts once'"
+complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l weight -d 'How much each feature counts' -r -f -a "tf\t'Term frequency in the document (the default of simdup 0.1)'
+binary\t'Every distinct feature counts once, as near-duplicates are defined (Jaccard of feature sets)'"
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l vocabulary -d 'Token weights, one `token weight` per line (htm.core vocabulary)' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l exclude-tokens -d 'Tokens to leave out, one per line' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -l frequency-floor -d 'Leave out the first N occurrences of each token in a document (htm.core)' -r
@@ -150,8 +150,8 @@ complete -c simdup -n "__fish_simdup_using_subcommand fingerprint" -s V -l versi
 complete -c simdup -n "__fish_simdup_using_subcommand compare" -l shingle -d 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]' -r
 complete -c simdup -n "__fish_simdup_using_subcommand compare" -l hash -d 'The hash of each feature' -r -f -a "xxh3\t'xxh3-64, seed 0'
 sha3\t'SHAKE256, first 8 bytes little-endian'"
-complete -c simdup -n "__fish_simdup_using_subcommand compare" -l weight -d 'How much each feature counts' -r -f -a "tf\t'Term frequency in the document'
-binary\t'Every distinct feature counts once'"
+complete -c simdup -n "__fish_simdup_using_subcommand compare" -l weight -d 'How much each feature counts' -r -f -a "tf\t'Term frequency in the document (the default of simdup 0.1)'
+binary\t'Every distinct feature counts once, as near-duplicates are defined (Jaccard of feature sets)'"
 complete -c simdup -n "__fish_simdup_using_subcommand compare" -l vocabulary -d 'Token weights, one `token weight` per line (htm.core vocabulary)' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand compare" -l exclude-tokens -d 'Tokens to leave out, one per line' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand compare" -l frequency-floor -d 'Leave out the first N occurrences of each token in a document (htm.core)' -r
@@ -176,8 +176,8 @@ complete -c simdup -n "__fish_simdup_using_subcommand compare" -s V -l version -
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l shingle -d 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]' -r
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l hash -d 'The hash of each feature' -r -f -a "xxh3\t'xxh3-64, seed 0'
 sha3\t'SHAKE256, first 8 bytes little-endian'"
-complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l weight -d 'How much each feature counts' -r -f -a "tf\t'Term frequency in the document'
-binary\t'Every distinct feature counts once'"
+complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l weight -d 'How much each feature counts' -r -f -a "tf\t'Term frequency in the document (the default of simdup 0.1)'
+binary\t'Every distinct feature counts once, as near-duplicates are defined (Jaccard of feature sets)'"
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l vocabulary -d 'Token weights, one `token weight` per line (htm.core vocabulary)' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l exclude-tokens -d 'Tokens to leave out, one per line' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand dedup" -l frequency-floor -d 'Leave out the first N occurrences of each token in a document (htm.core)' -r
@@ -229,8 +229,8 @@ complete -c simdup -n "__fish_simdup_using_subcommand dedup" -s V -l version -d 
 complete -c simdup -n "__fish_simdup_using_subcommand explain" -l shingle -d 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]' -r
 complete -c simdup -n "__fish_simdup_using_subcommand explain" -l hash -d 'The hash of each feature' -r -f -a "xxh3\t'xxh3-64, seed 0'
 sha3\t'SHAKE256, first 8 bytes little-endian'"
-complete -c simdup -n "__fish_simdup_using_subcommand explain" -l weight -d 'How much each feature counts' -r -f -a "tf\t'Term frequency in the document'
-binary\t'Every distinct feature counts once'"
+complete -c simdup -n "__fish_simdup_using_subcommand explain" -l weight -d 'How much each feature counts' -r -f -a "tf\t'Term frequency in the document (the default of simdup 0.1)'
+binary\t'Every distinct feature counts once, as near-duplicates are defined (Jaccard of feature sets)'"
 complete -c simdup -n "__fish_simdup_using_subcommand explain" -l vocabulary -d 'Token weights, one `token weight` per line (htm.core vocabulary)' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand explain" -l exclude-tokens -d 'Tokens to leave out, one per line' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand explain" -l frequency-floor -d 'Leave out the first N occurrences of each token in a document (htm.core)' -r
@@ -271,8 +271,8 @@ complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_sub
 complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l shingle -d 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]' -r
 complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l hash -d 'The hash of each feature' -r -f -a "xxh3\t'xxh3-64, seed 0'
 sha3\t'SHAKE256, first 8 bytes little-endian'"
-complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l weight -d 'How much each feature counts' -r -f -a "tf\t'Term frequency in the document'
-binary\t'Every distinct feature counts once'"
+complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l weight -d 'How much each feature counts' -r -f -a "tf\t'Term frequency in the document (the default of simdup 0.1)'
+binary\t'Every distinct feature counts once, as near-duplicates are defined (Jaccard of feature sets)'"
 complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l vocabulary -d 'Token weights, one `token weight` per line (htm.core vocabulary)' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l exclude-tokens -d 'Tokens to leave out, one per line' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand index; and __fish_seen_subcommand_from add" -l frequency-floor -d 'Leave out the first N occurrences of each token in a document (htm.core)' -r
@@ -343,8 +343,8 @@ complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_se
 complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from fingerprint" -l shingle -d 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]' -r
 complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from fingerprint" -l hash -d 'The hash of each feature' -r -f -a "xxh3\t'xxh3-64, seed 0'
 sha3\t'SHAKE256, first 8 bytes little-endian'"
-complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from fingerprint" -l weight -d 'How much each feature counts' -r -f -a "tf\t'Term frequency in the document'
-binary\t'Every distinct feature counts once'"
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from fingerprint" -l weight -d 'How much each feature counts' -r -f -a "tf\t'Term frequency in the document (the default of simdup 0.1)'
+binary\t'Every distinct feature counts once, as near-duplicates are defined (Jaccard of feature sets)'"
 complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from fingerprint" -l vocabulary -d 'Token weights, one `token weight` per line (htm.core vocabulary)' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from fingerprint" -l exclude-tokens -d 'Tokens to leave out, one per line' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from fingerprint" -l frequency-floor -d 'Leave out the first N occurrences of each token in a document (htm.core)' -r
@@ -366,8 +366,8 @@ complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_se
 complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from verify" -l shingle -d 'Features: shingles of N words (words:N) or N characters (chars:N) [default: words:3, and chars:2 between two one-line texts of at most 256 characters]' -r
 complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from verify" -l hash -d 'The hash of each feature' -r -f -a "xxh3\t'xxh3-64, seed 0'
 sha3\t'SHAKE256, first 8 bytes little-endian'"
-complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from verify" -l weight -d 'How much each feature counts' -r -f -a "tf\t'Term frequency in the document'
-binary\t'Every distinct feature counts once'"
+complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from verify" -l weight -d 'How much each feature counts' -r -f -a "tf\t'Term frequency in the document (the default of simdup 0.1)'
+binary\t'Every distinct feature counts once, as near-duplicates are defined (Jaccard of feature sets)'"
 complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from verify" -l vocabulary -d 'Token weights, one `token weight` per line (htm.core vocabulary)' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from verify" -l exclude-tokens -d 'Tokens to leave out, one per line' -r -F
 complete -c simdup -n "__fish_simdup_using_subcommand distributed; and __fish_seen_subcommand_from verify" -l frequency-floor -d 'Leave out the first N occurrences of each token in a document (htm.core)' -r

@@ -44,9 +44,10 @@ pub enum HashArg {
 /// The weighting, as typed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum WeightArg {
-    /// Term frequency in the document.
+    /// Term frequency in the document (the default of simdup 0.1).
     Tf,
-    /// Every distinct feature counts once.
+    /// Every distinct feature counts once, as near-duplicates are defined
+    /// (Jaccard of feature sets).
     Binary,
 }
 
@@ -89,7 +90,7 @@ pub struct FeatureArgs {
     pub hash: HashArg,
 
     /// How much each feature counts.
-    #[arg(long, value_enum, default_value_t = WeightArg::Tf)]
+    #[arg(long, value_enum, default_value_t = WeightArg::Binary)]
     pub weight: WeightArg,
 
     /// Token weights, one `token weight` per line (htm.core vocabulary).
@@ -144,7 +145,7 @@ impl FeatureArgs {
             && !self.keep_punctuation
             && !self.token_similarity
             && self.hash == HashArg::Xxh3
-            && self.weight == WeightArg::Tf
+            && self.weight == WeightArg::Binary
             && self.vocabulary.is_none()
             && !self.encode_orphans
             && self.exclude_tokens.is_none()

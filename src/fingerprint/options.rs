@@ -152,7 +152,7 @@ impl Default for FeatureOptions {
         FeatureOptions {
             shingle: Shingle::Words(3),
             hash: FeatureHash::Xxh3,
-            weighting: Weighting::Tf,
+            weighting: Weighting::Binary,
             unicode: UnicodeForm::Nfkc,
             case: Case::Lower,
             punctuation: Punctuation::Separate,
@@ -324,7 +324,7 @@ mod tests {
     fn describe_default_is_stable() {
         assert_eq!(
             FeatureOptions::default().describe(),
-            "words:3,xxh3,tf,nfkc,lower,punct-sep"
+            "words:3,xxh3,binary,nfkc,lower,punct-sep"
         );
     }
 
@@ -342,7 +342,7 @@ mod tests {
                 ..base.clone()
             },
             FeatureOptions {
-                weighting: Weighting::Binary,
+                weighting: Weighting::Tf,
                 ..base.clone()
             },
             FeatureOptions {

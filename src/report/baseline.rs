@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! # simdup baseline v1
-//! # features words:3,xxh3,tf,nfkc,lower,punct-sep digest=ac9ae29c1b578307
+//! # features words:3,xxh3,binary,nfkc,lower,punct-sep digest=40d9c599ef159df1
 //! docs/a.md<TAB>docs/b.md<TAB>1f0e...:9a3c...<TAB>77c1...:9a3d...
 //! ```
 //!

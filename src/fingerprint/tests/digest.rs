@@ -99,6 +99,7 @@ proptest! {
     ) {
         let fp = Fingerprinter::new(FeatureOptions {
             shingle: Shingle::Words(n),
+            weighting: Weighting::Tf,
             ..FeatureOptions::default()
         });
         let features = naive_features(&text, n);

@@ -61,7 +61,10 @@ fn binary_weighting_counts_distinct_features() {
     let twice = fp.fingerprint_bytes(b"a b c d a b c d");
     assert_eq!(once.features, 2);
     assert_eq!(twice.features, 4); // abc bcd cda dab, then abc bcd again
-    let tf = Fingerprinter::new(FeatureOptions::default());
+    let tf = Fingerprinter::new(FeatureOptions {
+        weighting: Weighting::Tf,
+        ..FeatureOptions::default()
+    });
     assert_eq!(tf.fingerprint_bytes(b"a b c d a b c d").features, 6);
 }
 

@@ -1,5 +1,6 @@
 //! Agreement with a naive reference implementation of the default word
-//! pipeline, for SimHash, feature sets and Jaccard.
+//! pipeline, for SimHash (tf and binary weighting), feature sets and
+//! Jaccard.
 
 use proptest::prelude::*;
 use xxhash_rust::xxh3::xxh3_64;
@@ -51,7 +52,12 @@ proptest! {
         b in "[a-d]{1,2}([ ,.!]{1,2}[A-Da-d]{1,2}){0,30}",
         n in 1usize..4,
     ) {
-        let fp = fingerprinter(Shingle::Words(n));
+        // tf: every occurrence counts (binary: the test below).
+        let fp = Fingerprinter::new(FeatureOptions {
+            shingle: Shingle::Words(n),
+            weighting: Weighting::Tf,
+            ..FeatureOptions::default()
+        });
         let (ra, rb) = (naive_features(&a, n), naive_features(&b, n));
         let got = fp.fingerprint_bytes(a.as_bytes());
         prop_assert_eq!(got.features, ra.len() as u64);

@@ -70,10 +70,21 @@ fn vector_options() -> Vec<(String, FeatureOptions)> {
             let options = FeatureOptions {
                 shingle,
                 hash,
+                weighting: Weighting::Tf,
                 ..FeatureOptions::default()
             };
             all.push((options.describe(), options));
         }
+    }
+    // Binary weighting (the default since tf's vectors were published),
+    // after them so that their lines stay as they were.
+    for shingle in [Shingle::Words(3), Shingle::Chars(2)] {
+        let options = FeatureOptions {
+            shingle,
+            weighting: Weighting::Binary,
+            ..FeatureOptions::default()
+        };
+        all.push((options.describe(), options));
     }
     all
 }
