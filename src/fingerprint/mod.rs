@@ -153,6 +153,23 @@ impl Fingerprinter {
         (fingerprint, set.into_hashes())
     }
 
+    /// Runs a source through [`DistinctSink`] (binary weighting), every
+    /// feature handed to `also` too: its bytes, content hash, accumulated
+    /// features and their count. `UNIT`: every feature weighs 1.
+    fn distinct_features<const UNIT: bool>(
+        &self,
+        source: impl Source,
+        also: &mut impl FeatureSink,
+        expected: usize,
+    ) -> io::Result<(u64, u64, Accumulator, u64)> {
+        DistinctFeatures::with(expected, |features| {
+            let mut sink = DistinctSink::<UNIT>::new(features);
+            let (bytes, content) = source.drive(self, &mut Both(&mut sink, also))?;
+            let (accumulator, distinct) = sink.finish();
+            Ok((bytes, content, accumulator, distinct))
+        })
+    }
+
     /// About how many distinct features a document of `bytes` has, at
     /// most (a stream of unknown length: a few pages' worth).
     fn expected_features(&self, bytes: Option<usize>) -> usize {
@@ -186,20 +203,11 @@ impl Fingerprinter {
                 let (bytes, content) = source.drive(self, &mut Both(&mut sink, also))?;
                 (bytes, content, sink.accumulator, sink.features)
             }
+            // Without token rules every feature weighs 1.
             Weighting::Binary if self.rules.is_trivial() => {
-                DistinctFeatures::with(expected, |features| {
-                    let mut sink = DistinctSink::<true>::new(features);
-                    let (bytes, content) = source.drive(self, &mut Both(&mut sink, also))?;
-                    let (accumulator, distinct) = sink.finish();
-                    io::Result::Ok((bytes, content, accumulator, distinct))
-                })?
+                self.distinct_features::<true>(source, also, expected)?
             }
-            Weighting::Binary => DistinctFeatures::with(expected, |features| {
-                let mut sink = DistinctSink::<false>::new(features);
-                let (bytes, content) = source.drive(self, &mut Both(&mut sink, also))?;
-                let (accumulator, distinct) = sink.finish();
-                io::Result::Ok((bytes, content, accumulator, distinct))
-            })?,
+            Weighting::Binary => self.distinct_features::<false>(source, also, expected)?,
         };
         let feature_digest = accumulator.feature_digest();
         let simhash = if features == 0 {
