@@ -2,8 +2,8 @@
 //! seen with (binary weighting): an open-addressing table of feature
 //! hashes, which are uniform already, so a hash's low bits are its slot.
 //!
-//! One table serves a thread's documents in turn. It remembers the slots
-//! it filled, so emptying it and walking its features cost what the
+//! One table serves a thread's documents in turn, each using a part of
+//! its slots sized for the document, so emptying it costs what the
 //! document had, not what the table holds: a map grown from nothing for
 //! each document rehashed at every doubling (an eighth of fingerprinting
 //! the generated corpus), and one kept between documents cost its whole
@@ -51,8 +51,8 @@ pub(crate) struct DistinctFeatures {
     weights: Vec<u32>,
     /// The slots in use, less one: a power of two less one.
     mask: usize,
-    /// The filled slots, in the order they were filled.
-    filled: Vec<u32>,
+    /// Hashes held in the slots.
+    held_count: usize,
     /// The weight of the hash 0, if seen.
     zero: Option<u32>,
     /// Room for the entries while the table grows.
@@ -84,7 +84,7 @@ impl DistinctFeatures {
             slots: vec![0; slots],
             weights: vec![0; slots],
             mask: slots - 1,
-            filled: Vec::new(),
+            held_count: 0,
             zero: None,
             held: Vec::new(),
             beyond: 0,
@@ -137,15 +137,15 @@ impl DistinctFeatures {
                 return Seen::Before(before);
             }
             if slot == 0 {
-                if self.filled.len() == MAX_DISTINCT {
+                if self.held_count == MAX_DISTINCT {
                     self.beyond += 1;
                     return Seen::Full;
                 }
                 self.slots[at] = hash;
                 self.weights[at] = weight;
-                self.filled.push(at as u32);
+                self.held_count += 1;
                 // At most half full: probes stay short.
-                if self.filled.len() * 2 > mask + 1 {
+                if self.held_count * 2 > mask + 1 {
                     self.grow();
                 }
                 return Seen::New;
@@ -170,13 +170,13 @@ impl DistinctFeatures {
                 return false;
             }
             if slot == 0 {
-                if self.filled.len() == MAX_DISTINCT {
+                if self.held_count == MAX_DISTINCT {
                     self.beyond += 1;
                     return true;
                 }
                 self.slots[at] = hash;
-                self.filled.push(at as u32);
-                if self.filled.len() * 2 > mask + 1 {
+                self.held_count += 1;
+                if self.held_count * 2 > mask + 1 {
                     self.grow();
                 }
                 return true;
@@ -188,32 +188,34 @@ impl DistinctFeatures {
     /// The features counted: the distinct hashes held, and each occurrence
     /// of those a full table could not hold.
     pub(crate) fn len(&self) -> usize {
-        self.filled.len() + usize::from(self.zero.is_some()) + self.beyond
+        self.held_count + usize::from(self.zero.is_some()) + self.beyond
     }
 
-    /// Each distinct hash with its largest weight, in the order first seen
-    /// (the hash 0 last).
+    /// The held hashes with their largest weights, in slot order.
+    fn held_entries(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
+        let used = self.mask + 1;
+        self.slots[..used]
+            .iter()
+            .zip(&self.weights[..used])
+            .filter(|&(&hash, _)| hash != 0)
+            .map(|(&hash, &weight)| (hash, weight))
+    }
+
+    /// Each distinct hash with its largest weight (the hash 0 last).
     #[cfg(test)]
     pub(crate) fn iter(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
-        let filled = self.filled.iter().map(|&at| {
-            let at = at as usize;
-            (self.slots[at], self.weights[at])
-        });
-        filled.chain(self.zero.map(|weight| (0, weight)))
+        self.held_entries()
+            .chain(self.zero.map(|weight| (0, weight)))
     }
 
     /// Twice the slots in use (four times past [`MIN_SLOTS_TO_QUADRUPLE`]),
-    /// every hash placed again in the order first seen.
+    /// every hash placed again.
     #[cold]
     #[inline(never)]
     fn grow(&mut self) {
         let mut held = std::mem::take(&mut self.held);
         held.clear();
-        held.extend(
-            self.filled
-                .iter()
-                .map(|&at| (self.slots[at as usize], self.weights[at as usize])),
-        );
+        held.extend(self.held_entries());
         let zero = self.zero;
         self.clear();
         let slots = self.mask + 1;
@@ -227,7 +229,6 @@ impl DistinctFeatures {
             *self = DistinctFeatures::new(slots);
         }
         self.mask = slots - 1;
-        self.filled.reserve(held.len());
         for &(hash, weight) in &held {
             self.insert(hash, weight);
         }
@@ -235,12 +236,13 @@ impl DistinctFeatures {
         self.held = held;
     }
 
-    /// Empties the table, keeping its slots.
+    /// Empties the table, keeping its slots: the slots in use are zeroed
+    /// in one sequential pass (the others are empty already), cheaper than
+    /// finding the filled ones, since the part in use is sized for the
+    /// document.
     fn clear(&mut self) {
-        for &at in &self.filled {
-            self.slots[at as usize] = 0;
-        }
-        self.filled.clear();
+        self.slots[..=self.mask].fill(0);
+        self.held_count = 0;
         self.zero = None;
         self.beyond = 0;
     }
@@ -356,6 +358,17 @@ mod tests {
             // None of the large document's hashes is left.
             assert!((1..=100).all(|hash| table.insert_unit(spread(hash))));
         });
+    }
+
+    #[test]
+    fn the_next_document_finds_the_table_empty() {
+        for _ in 0..2 {
+            DistinctFeatures::with(300, |table| {
+                assert!((1..=300).all(|hash| table.insert_unit(spread(hash))));
+                assert!((1..=300).all(|hash| !table.insert_unit(spread(hash))));
+                assert_eq!(table.len(), 300);
+            });
+        }
     }
 
     #[test]
