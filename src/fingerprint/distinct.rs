@@ -56,7 +56,7 @@ pub(crate) struct DistinctFeatures {
     /// The weight of the hash 0, if seen.
     zero: Option<u32>,
     /// Room for the entries while the table grows.
-    held: Vec<(u64, u32)>,
+    regrow: Vec<(u64, u32)>,
     /// Occurrences of hashes a full table could not hold.
     beyond: usize,
 }
@@ -86,7 +86,7 @@ impl DistinctFeatures {
             mask: slots - 1,
             held_count: 0,
             zero: None,
-            held: Vec::new(),
+            regrow: Vec::new(),
             beyond: 0,
         }
     }
@@ -127,30 +127,22 @@ impl DistinctFeatures {
             self.zero = Some(before.map_or(weight, |seen| seen.max(weight)));
             return before.map_or(Seen::New, Seen::Before);
         }
-        let mask = self.mask;
-        let mut at = hash as usize & mask;
-        loop {
-            let slot = self.slots[at];
-            if slot == hash {
+        match self.probe(hash) {
+            Ok(at) => {
                 let before = self.weights[at];
                 self.weights[at] = before.max(weight);
-                return Seen::Before(before);
+                Seen::Before(before)
             }
-            if slot == 0 {
-                if self.held_count == MAX_DISTINCT {
-                    self.beyond += 1;
-                    return Seen::Full;
-                }
-                self.slots[at] = hash;
+            Err(at) => {
+                // Before `hold` may grow the table; a weight left in a
+                // slot that stays empty is never read.
                 self.weights[at] = weight;
-                self.held_count += 1;
-                // At most half full: probes stay short.
-                if self.held_count * 2 > mask + 1 {
-                    self.grow();
+                if self.hold(at, hash) {
+                    Seen::New
+                } else {
+                    Seen::Full
                 }
-                return Seen::New;
             }
-            at = (at + 1) & mask;
         }
     }
 
@@ -162,27 +154,44 @@ impl DistinctFeatures {
         if hash == 0 {
             return self.zero.replace(1).is_none();
         }
-        let mask = self.mask;
-        let mut at = hash as usize & mask;
-        loop {
-            let slot = self.slots[at];
-            if slot == hash {
-                return false;
+        match self.probe(hash) {
+            Ok(_) => false,
+            Err(at) => {
+                self.hold(at, hash);
+                true
             }
-            if slot == 0 {
-                if self.held_count == MAX_DISTINCT {
-                    self.beyond += 1;
-                    return true;
-                }
-                self.slots[at] = hash;
-                self.held_count += 1;
-                if self.held_count * 2 > mask + 1 {
-                    self.grow();
-                }
-                return true;
-            }
-            at = (at + 1) & mask;
         }
+    }
+
+    /// The slot holding `hash` (not 0), or else the empty slot where it
+    /// would go.
+    #[inline(always)]
+    fn probe(&self, hash: u64) -> Result<usize, usize> {
+        let mut at = hash as usize & self.mask;
+        loop {
+            match self.slots[at] {
+                slot if slot == hash => return Ok(at),
+                0 => return Err(at),
+                _ => at = (at + 1) & self.mask,
+            }
+        }
+    }
+
+    /// Puts `hash` in the empty slot `at`, unless the table holds
+    /// [`MAX_DISTINCT`] already (then it counts it beyond): whether it did.
+    #[inline(always)]
+    fn hold(&mut self, at: usize, hash: u64) -> bool {
+        if self.held_count == MAX_DISTINCT {
+            self.beyond += 1;
+            return false;
+        }
+        self.slots[at] = hash;
+        self.held_count += 1;
+        // At most half full: probes stay short.
+        if self.held_count * 2 > self.mask + 1 {
+            self.grow();
+        }
+        true
     }
 
     /// The features counted: the distinct hashes held, and each occurrence
@@ -213,9 +222,9 @@ impl DistinctFeatures {
     #[cold]
     #[inline(never)]
     fn grow(&mut self) {
-        let mut held = std::mem::take(&mut self.held);
-        held.clear();
-        held.extend(self.held_entries());
+        let mut regrow = std::mem::take(&mut self.regrow);
+        regrow.clear();
+        regrow.extend(self.held_entries());
         let zero = self.zero;
         self.clear();
         let slots = self.mask + 1;
@@ -229,11 +238,11 @@ impl DistinctFeatures {
             *self = DistinctFeatures::new(slots);
         }
         self.mask = slots - 1;
-        for &(hash, weight) in &held {
+        for &(hash, weight) in &regrow {
             self.insert(hash, weight);
         }
         self.zero = zero;
-        self.held = held;
+        self.regrow = regrow;
     }
 
     /// Empties the table, keeping its slots: the slots in use are zeroed

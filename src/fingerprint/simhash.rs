@@ -170,11 +170,7 @@ impl Accumulator {
             return;
         }
         self.digest = self.digest.wrapping_add(digest_term(hash));
-        let weight = u128::from(weight);
-        for (i, sum) in self.set_weight.iter_mut().enumerate() {
-            *sum += u128::from((hash >> i) & 1) * weight;
-        }
-        self.total_weight += weight;
+        self.add_weight(hash, weight);
     }
 
     /// Adds `extra` weight to a hash added before with a weight above
