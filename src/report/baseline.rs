@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! # simdup baseline v1
-//! # features words:3,xxh3,binary,nfkc,lower,punct-sep digest=40d9c599ef159df1
+//! # features words:3,xxh3,binary,nfkc,lower,punct-sep digest=e636ab3973178ea4
 //! docs/a.md<TAB>docs/b.md<TAB>1f0e...:9a3c...<TAB>77c1...:9a3d...
 //! ```
 //!

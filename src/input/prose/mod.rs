@@ -90,9 +90,10 @@ impl View {
     /// Everything of the view that changes features, for the digest.
     pub(crate) fn digest_bytes(&self) -> Vec<u8> {
         let mut bytes = match self.markup {
-            // Man pages joined the text view later: fingerprints stored
-            // before (caches, indexes) are of their raw roff.
-            Markup::Text => b"markup:text+roff".to_vec(),
+            // Man pages joined the text view later, and then the
+            // arguments of reStructuredText's directives: fingerprints
+            // stored before (caches, indexes) are of another text.
+            Markup::Text => b"markup:text+roff+rst-arguments".to_vec(),
             Markup::Raw => b"markup:raw".to_vec(),
         };
         if let Some(transform) = &self.transform {

@@ -2,53 +2,61 @@
 //!
 //! Dropped: section adornments, comments, hyperlink targets (`__ url`
 //! too), substitution definitions, directive markers with their options
-//! (`.. code-block:: python`, `:linenos:`), the whole of directives whose
-//! body is not prose (`image`, `raw`, `include`, `toctree`...), role and
-//! reference syntax (`` :ref:`Title <label>` `` keeps `Title`,
-//! `` `text <url>`_ `` keeps `text`), footnote references, emphasis marks
-//! and escapes. Kept: the text, directive bodies, literal blocks and
-//! code directives' bodies (code is text too, and kept as it is), and the
-//! argument of admonitions (`.. note:: Some text`).
+//! (`.. code-block:: python`, `:linenos:`), the whole of directives that
+//! show no text of their own (`image`, `raw`, `include`, `toctree`,
+//! `index`, `module`...), role and reference syntax
+//! (`` :ref:`Title <label>` `` keeps `Title`, `` `text <url>`_ `` keeps
+//! `text`), footnote references, emphasis marks and escapes. Kept: the
+//! text, directive bodies, literal blocks and code directives' bodies
+//! (code is text too, and kept as it is), and directives' arguments,
+//! which the page shows (`.. note:: Some text`, `.. py:function::
+//! spam(eggs)`, `.. versionadded:: 2.0`), except those that name a
+//! language, a file or a class. A directive is known by its name without
+//! its domain (`py:function` is `function`), in any case.
 
 use super::inline::{Ahead, emphasis, is_word, run_end};
 use super::{trim_end, trim_start};
 
-/// Directives whose argument is text.
-const TEXT_ARGUMENT: &[&str] = &[
-    "admonition",
-    "attention",
-    "caution",
-    "danger",
-    "deprecated",
-    "error",
-    "hint",
-    "important",
-    "note",
-    "rubric",
-    "seealso",
-    "sidebar",
-    "tip",
-    "topic",
-    "versionadded",
-    "versionchanged",
-    "warning",
+/// Directives whose argument is not text: a language, a path, a class.
+const NO_TEXT_ARGUMENT: &[&str] = &[
+    "code",
+    "code-block",
+    "sourcecode",
+    "figure",
+    "rst-class",
+    "cssclass",
 ];
 
-/// Directives whose whole body is not prose.
+/// Directives that show no text of their own: the whole block goes.
 const NOT_PROSE: &[&str] = &[
     "image",
     "include",
     "literalinclude",
     "raw",
     "toctree",
-    "automodule",
-    "autoclass",
-    "autofunction",
-    "meta",
-    "highlight",
     "contents",
-    "sectnum",
     "only",
+    "ifconfig",
+    "highlight",
+    "sectnum",
+    "section-numbering",
+    "index",
+    "tabularcolumns",
+    "currentmodule",
+    "module",
+    "default-role",
+    "role",
+    "meta",
+    "title",
+    "header",
+    "footer",
+    "target-notes",
+    "inheritance-diagram",
+    "program",
+    "default-domain",
+    "sectionauthor",
+    "moduleauthor",
+    "codeauthor",
 ];
 
 /// Directives whose body is code, kept as it is.
@@ -148,8 +156,14 @@ impl State {
                 },
                 None => name,
             };
-            let known = |list: &[&str]| list.iter().any(|d| d.as_bytes() == name);
             if name.iter().all(|&b| is_word(b) || b == b'-' || b == b':') && !name.is_empty() {
+                // Without its domain: `py:function` is `function`.
+                let bare = match memchr::memrchr(b':', name) {
+                    Some(colon) => &name[colon + 1..],
+                    None => name,
+                };
+                let known =
+                    |list: &[&str]| list.iter().any(|d| d.as_bytes().eq_ignore_ascii_case(bare));
                 if known(NOT_PROSE) {
                     self.skip_deeper = Some(indent);
                     return;
@@ -158,7 +172,7 @@ impl State {
                 if known(CODE) {
                     self.verbatim_deeper = Some(indent);
                 }
-                if known(TEXT_ARGUMENT) {
+                if !known(NO_TEXT_ARGUMENT) {
                     inline(&rest[at + 2..], out);
                 }
                 return;
@@ -329,6 +343,37 @@ mod tests {
                 "print(1)",
                 "The",
                 "footnote."
+            ]
+        );
+    }
+
+    #[test]
+    fn directive_arguments_stay_unless_they_name_code_a_file_or_a_class() {
+        let doc = ".. py:function:: spam(eggs)\n\n   Spams.\n\n\
+                   .. versionadded:: 2.0\n\n\
+                   .. Note:: Mind it.\n\n\
+                   .. autoclass:: pkg.Thing\n   :members:\n\n\
+                   .. Index:: single: hidden\n\n\
+                   .. py:module:: hidden.too\n   :synopsis: hidden\n\n\
+                   .. code-block:: python\n\n   x = 1\n\n\
+                   .. figure:: picture.png\n\n   The caption.\n\n\
+                   .. rst-class:: wide\n\n\
+                   End.\n";
+        assert_eq!(
+            words(doc),
+            [
+                "spam(eggs)",
+                "Spams.",
+                "2.0",
+                "Mind",
+                "it.",
+                "pkg.Thing",
+                "x",
+                "=",
+                "1",
+                "The",
+                "caption.",
+                "End."
             ]
         );
     }
