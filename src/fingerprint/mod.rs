@@ -33,6 +33,7 @@ pub use options::{
 };
 pub use sdr::{MAX_SDR_SIZE, SdrShape};
 pub use simhash::Accumulator;
+use simhash::Outcome;
 pub use weights::{MAX_WEIGHT, TokenSet, Vocabulary};
 
 pub(crate) use stream::Identity;
@@ -154,19 +155,18 @@ impl Fingerprinter {
     }
 
     /// Runs a source through [`DistinctSink`] (binary weighting), every
-    /// feature handed to `also` too: its bytes, content hash, accumulated
-    /// features and their count. `UNIT`: every feature weighs 1.
+    /// feature handed to `also` too: its bytes, content hash, and what its
+    /// distinct features come to. `UNIT`: every feature weighs 1.
     fn distinct_features<const UNIT: bool>(
         &self,
         source: impl Source,
         also: &mut impl FeatureSink,
         expected: usize,
-    ) -> io::Result<(u64, u64, Accumulator, u64)> {
+    ) -> io::Result<(u64, u64, Outcome)> {
         DistinctFeatures::with(expected, |features| {
             let mut sink = DistinctSink::<UNIT>::new(features);
             let (bytes, content) = source.drive(self, &mut Both(&mut sink, also))?;
-            let (accumulator, distinct) = sink.finish();
-            Ok((bytes, content, accumulator, distinct))
+            Ok((bytes, content, sink.finish()))
         })
     }
 
@@ -194,14 +194,14 @@ impl Fingerprinter {
         also: &mut impl FeatureSink,
     ) -> io::Result<Fingerprint> {
         let expected = self.expected_features(source.len());
-        let (bytes, content_hash, mut accumulator, features) = match self.options.weighting {
+        let (bytes, content_hash, outcome) = match self.options.weighting {
             Weighting::Tf => {
                 let mut sink = TfSink {
                     accumulator: Accumulator::new(),
                     features: 0,
                 };
                 let (bytes, content) = source.drive(self, &mut Both(&mut sink, also))?;
-                (bytes, content, sink.accumulator, sink.features)
+                (bytes, content, sink.accumulator.outcome(sink.features))
             }
             // Without token rules every feature weighs 1.
             Weighting::Binary if self.rules.is_trivial() => {
@@ -209,18 +209,12 @@ impl Fingerprinter {
             }
             Weighting::Binary => self.distinct_features::<false>(source, also, expected)?,
         };
-        let feature_digest = accumulator.feature_digest();
-        let simhash = if features == 0 {
-            0
-        } else {
-            accumulator.simhash()
-        };
         Ok(Fingerprint {
-            simhash,
-            features,
+            simhash: outcome.simhash,
+            features: outcome.features,
             bytes,
             content_hash,
-            feature_digest,
+            feature_digest: outcome.digest,
         })
     }
 

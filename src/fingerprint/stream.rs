@@ -20,7 +20,7 @@ use super::distinct::{DistinctFeatures, Seen};
 use super::normalize::Normalizer;
 use super::options::{Shingle, UnicodeForm, Weighting};
 use super::shingle::{FeatureSink, Shingler};
-use super::simhash::Accumulator;
+use super::simhash::{Accumulator, Outcome};
 use super::tokenize::Tokenizer;
 
 /// Size of the read buffer.
@@ -223,10 +223,11 @@ impl<'a, const UNIT: bool> DistinctSink<'a, UNIT> {
         }
     }
 
-    /// The accumulated features and how many distinct ones there were.
-    pub(crate) fn finish(mut self) -> (Accumulator, u64) {
+    /// What the distinct features come to.
+    pub(crate) fn finish(mut self) -> Outcome {
         self.count_batch();
-        (self.accumulator, self.features.len() as u64)
+        let distinct = self.features.len() as u64;
+        self.accumulator.outcome(distinct)
     }
 
     /// Looks up the held features in order, counting each new one.
