@@ -46,8 +46,11 @@ fn csa(a: u64, b: u64, c: u64) -> (u64, u64) {
 /// A document's SimHash, feature digest and feature count.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Outcome {
+    /// The fingerprint (0 without features).
     pub(crate) simhash: u64,
+    /// The feature digest.
     pub(crate) digest: u64,
+    /// The features counted.
     pub(crate) features: u64,
 }
 
