@@ -74,6 +74,20 @@ impl Sketch {
         }
     }
 
+    /// The sketch of the set of `hashes`, given in any order, repeats
+    /// included, when the set's size is known (`distinct`): the hashes
+    /// are only put in their buckets, not counted.
+    pub fn of_hashes_counted(hashes: &[u64], distinct: u64) -> Sketch {
+        let Ok(len) = u8::try_from(distinct) else {
+            return Sketch::NONE;
+        };
+        let mut words = [0u64; 2];
+        for &hash in hashes {
+            mark_bucket(&mut words, hash);
+        }
+        Sketch::with_len(words, len)
+    }
+
     /// [`Sketch::of_repeated`] for fewer than `SLOTS / 2` hashes, counted
     /// in a table of `SLOTS` (a power of two).
     fn counted<const SLOTS: usize>(hashes: &[u64]) -> Sketch {
@@ -252,7 +266,9 @@ mod tests {
                 state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
                 hashes.swap(i, (state >> 33) as usize % (i + 1));
             }
-            prop_assert_eq!(Sketch::of_repeated(&hashes), Sketch::of(&sorted(hashes.clone())));
+            let set = sorted(hashes.clone());
+            prop_assert_eq!(Sketch::of_repeated(&hashes), Sketch::of(&set));
+            prop_assert_eq!(Sketch::of_hashes_counted(&hashes, set.len() as u64), Sketch::of(&set));
         }
 
         /// The bound is never below the true intersection, and a pair

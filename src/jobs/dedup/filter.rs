@@ -360,7 +360,7 @@ fn short_text_in_flight(short: &ShortTexts, text: &[u8]) -> Option<ShortText> {
     let (fingerprint, hashes) = short.fingerprint_and_hashes(text)?;
     Some(ShortText {
         simhash: fingerprint.simhash,
-        sketch: Sketch::of_repeated(&hashes),
+        sketch: short.sketch(&fingerprint, &hashes),
         bands: band_keys(&hashes),
         set: Vec::new(),
     })
