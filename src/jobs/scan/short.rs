@@ -111,8 +111,8 @@ impl ShortTexts {
     /// The sketch of a short text's set from what
     /// [`ShortTexts::fingerprint_and_hashes`] gives. With binary weighting
     /// the fingerprint has counted the distinct features already, so the
-    /// hashes are not counted again (that took a twelfth of a dedup
-    /// worker's time on one-line records).
+    /// hashes are not counted again (that took 7% of a dedup worker's
+    /// time on one-line records).
     pub fn sketch(&self, fingerprint: &Fingerprint, hashes: &[u64]) -> Sketch {
         match self.fingerprinter.options().weighting {
             Weighting::Binary => Sketch::of_hashes_counted(hashes, fingerprint.features),
