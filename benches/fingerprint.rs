@@ -119,6 +119,14 @@ fn baseline(text: &[u8]) -> u64 {
     acc
 }
 
+/// The default options with `weighting`.
+fn weighted(weighting: Weighting) -> Fingerprinter {
+    Fingerprinter::new(FeatureOptions {
+        weighting,
+        ..FeatureOptions::default()
+    })
+}
+
 fn throughput(c: &mut Criterion) {
     let text = english_text(TEXT_BYTES);
     let mut group = c.benchmark_group("fingerprint");
@@ -148,10 +156,7 @@ fn throughput(c: &mut Criterion) {
         ("pages4k-words3-xxh3-tf", Weighting::Tf),
         ("pages4k-words3-xxh3-binary", Weighting::Binary),
     ] {
-        let fingerprinter = Fingerprinter::new(FeatureOptions {
-            weighting,
-            ..FeatureOptions::default()
-        });
+        let fingerprinter = weighted(weighting);
         group.bench_function(name, |b| {
             b.iter(|| {
                 black_box(&text)
@@ -163,10 +168,7 @@ fn throughput(c: &mut Criterion) {
     }
     // Files are read in chunks, and real English text has typographic
     // punctuation (non-ASCII) every few dozen bytes.
-    let tf = Fingerprinter::new(FeatureOptions {
-        weighting: Weighting::Tf,
-        ..FeatureOptions::default()
-    });
+    let tf = weighted(Weighting::Tf);
     group.bench_function("words3-xxh3-reader", |b| {
         b.iter(|| tf.fingerprint_reader(black_box(&text[..])))
     });
@@ -191,10 +193,7 @@ fn sdr(c: &mut Criterion) {
         ("words3-tf-2048:40", Weighting::Tf),
         ("words3-binary-2048:40", Weighting::Binary),
     ] {
-        let fingerprinter = Fingerprinter::new(FeatureOptions {
-            weighting,
-            ..FeatureOptions::default()
-        });
+        let fingerprinter = weighted(weighting);
         group.bench_function(name, |b| {
             b.iter(|| fingerprinter.sdr_reader(black_box(&text[..]), 2048, 40))
         });
