@@ -2,8 +2,10 @@
 //! record on its worker threads (src/jobs/dedup/filter.rs): the whole
 //! measure of a one-line record (its word fingerprint, and as a short
 //! text its character-pair fingerprint, sketch and MinHash band keys),
-//! and each part alone, per 10,000 address-like lines of about 45
-//! bytes (as benches/gen-records.py makes for benches/dedup.sh).
+//! and each part alone (the sketch as the default, binary weighting,
+//! takes it: its size from the fingerprint's count), per 10,000
+//! address-like lines of about 45 bytes (as benches/gen-records.py makes
+//! for benches/dedup.sh).
 //!
 //! Run briefly: `cargo bench --bench records -- --warm-up-time 1
 //! --measurement-time 3`.
@@ -15,6 +17,7 @@ use simdup::fingerprint::{FeatureOptions, Fingerprinter, Shingle};
 use simdup::jobs::dedup::filter::Measure;
 use simdup::verify::bands::band_keys;
 use simdup::verify::sketch::Sketch;
+use xxhash_rust::xxh3::xxh3_64;
 
 /// Lines measured per iteration.
 const LINES: usize = 10_000;
@@ -83,17 +86,24 @@ fn records(c: &mut Criterion) {
         shingle: Shingle::Chars(2),
         ..FeatureOptions::default()
     });
-    let sets: Vec<Vec<u64>> = lines
+    // Each line's content hash, as the reader takes it before measuring.
+    let content_hashes: Vec<u64> = lines.iter().map(|line| xxh3_64(line)).collect();
+    // Each line's character-pair hashes (repeats included) and how many
+    // distinct ones its binary fingerprint counted.
+    let sets: Vec<(Vec<u64>, u64)> = lines
         .iter()
-        .map(|line| chars.fingerprint_and_hashes_bytes(line).1)
+        .map(|line| {
+            let (fingerprint, hashes) = chars.fingerprint_and_hashes_bytes(line);
+            (hashes, fingerprint.features)
+        })
         .collect();
 
     let mut group = c.benchmark_group("records_10000");
     group.throughput(Throughput::Bytes(bytes as u64));
     group.bench_function("measure", |b| {
         b.iter(|| {
-            for line in &lines {
-                black_box(measure.measure_text(line, 0));
+            for (line, &hash) in lines.iter().zip(&content_hashes) {
+                black_box(measure.measure_text(line, hash));
             }
         })
     });
@@ -113,15 +123,15 @@ fn records(c: &mut Criterion) {
     });
     group.bench_function("band-keys", |b| {
         b.iter(|| {
-            for set in &sets {
+            for (set, _) in &sets {
                 black_box(band_keys(set));
             }
         })
     });
     group.bench_function("sketch", |b| {
         b.iter(|| {
-            for set in &sets {
-                black_box(Sketch::of_repeated(set));
+            for (set, distinct) in &sets {
+                black_box(Sketch::of_hashes_counted(set, *distinct));
             }
         })
     });
