@@ -2,24 +2,22 @@
 //! hold them, sets taken in size order so that each probes only the
 //! smaller ones before it, probes on every core.
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
 use super::super::{Verdict, decide};
 use super::{Bitmap, DEAD, Overlap, bitmap_bound, index_prefix, least_size, probe_prefix};
-use crate::fingerprint::Identity;
 
 /// Sets of token ranks, each sorted ascending (rarest first).
 #[derive(Clone, Debug, Default)]
 pub struct RankedSets {
-    tokens: Vec<u32>,
-    ends: Vec<usize>,
+    pub(super) tokens: Vec<u32>,
+    pub(super) ends: Vec<usize>,
     /// The hash each rank stands for, one a distinct token (so their
     /// number is the number of ranks): a set's hashes are at hand again
     /// without reading its text.
-    hashes: Vec<u64>,
+    pub(super) hashes: Vec<u64>,
 }
 
 impl RankedSets {
@@ -54,78 +52,11 @@ impl RankedSets {
     /// `sets` (sorted, distinct hashes) ranked by a [`Ranker`].
     #[cfg(test)]
     pub(crate) fn of(sets: &[Vec<u64>]) -> RankedSets {
-        let mut ranker = Ranker::new();
+        let mut ranker = super::Ranker::new();
         for set in sets {
             ranker.push(set);
         }
         ranker.finish()
-    }
-}
-
-/// Builds [`RankedSets`] from sets of feature hashes: tokens are ranked by
-/// how many sets hold them, fewest first (ties by hash), so the result
-/// depends on the sets alone.
-#[derive(Debug, Default)]
-pub struct Ranker {
-    /// Each hash's token id; the hashes are uniform already.
-    ids: HashMap<u64, u32, Identity>,
-    hashes: Vec<u64>,
-    counts: Vec<u32>,
-    tokens: Vec<u32>,
-    ends: Vec<usize>,
-}
-
-impl Ranker {
-    /// An empty ranker.
-    pub fn new() -> Ranker {
-        Ranker::default()
-    }
-
-    /// Adds the next set (sorted, distinct hashes).
-    pub fn push(&mut self, set: &[u64]) {
-        for &hash in set {
-            let next = self.hashes.len() as u32;
-            let id = *self.ids.entry(hash).or_insert(next);
-            if id == next {
-                self.hashes.push(hash);
-                self.counts.push(0);
-            }
-            self.counts[id as usize] += 1;
-            self.tokens.push(id);
-        }
-        self.ends.push(self.tokens.len());
-    }
-
-    /// The sets, by rank.
-    pub fn finish(self) -> RankedSets {
-        let Ranker {
-            hashes,
-            counts,
-            mut tokens,
-            ends,
-            ..
-        } = self;
-        let mut by_rarity: Vec<u32> = (0..hashes.len() as u32).collect();
-        by_rarity.sort_unstable_by_key(|&id| (counts[id as usize], hashes[id as usize]));
-        let mut rank = vec![0u32; hashes.len()];
-        for (position, &id) in by_rarity.iter().enumerate() {
-            rank[id as usize] = position as u32;
-        }
-        let mut start = 0;
-        for &end in &ends {
-            let set = &mut tokens[start..end];
-            for token in set.iter_mut() {
-                *token = rank[*token as usize];
-            }
-            set.sort_unstable();
-            start = end;
-        }
-        let hashes = by_rarity.iter().map(|&id| hashes[id as usize]).collect();
-        RankedSets {
-            tokens,
-            ends,
-            hashes,
-        }
     }
 }
 

@@ -35,9 +35,11 @@
 
 mod batch;
 mod incremental;
+mod rank;
 
-pub use batch::{Join, Joined, RankedSets, Ranker, SelfJoin};
+pub use batch::{Join, Joined, RankedSets, SelfJoin};
 pub use incremental::{JoinScratch, Postings, Ranked, TokenOrder};
+pub use rank::Ranker;
 
 /// Slack for rounding: every bound below is rounded so that it can only
 /// let more candidates through, never fewer.
