@@ -1383,7 +1383,7 @@ _simdup() {
                     return 0
                     ;;
                 --method)
-                    COMPREPLY=($(compgen -W "exact rotate brute" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "exact rotate brute join" -- "${cur}"))
                     return 0
                     ;;
                 --window)

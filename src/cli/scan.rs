@@ -472,6 +472,9 @@ fn options(args: &ScanArgs) -> anyhow::Result<ScanOptions> {
     if raw && args.search.max_candidates.to_string() != super::args::defaults::MAX_CANDIDATES {
         anyhow::bail!("--max-candidates applies only to verified near-duplicates; {unraw}");
     }
+    if raw && args.search.joins() {
+        anyhow::bail!("--method join finds verified near-duplicates by exact Jaccard; {unraw}");
+    }
     if args.search.short_texts != ShortTextsArg::Auto {
         if raw {
             anyhow::bail!("--short-texts applies only to verified near-duplicates; {unraw}");
@@ -505,6 +508,7 @@ fn options(args: &ScanArgs) -> anyhow::Result<ScanOptions> {
         },
         max_distance: args.search.max_distance,
         method,
+        join: args.search.joins(),
         window,
         max_pairs: args.search.max_pairs,
         max_candidates: args.search.max_candidates,

@@ -99,10 +99,14 @@ pub struct Params {
     pub group_by: String,
 }
 
+/// [`RadiusParams::chosen_by`] of pairs found by the exact join: at no
+/// radius, every pair at the threshold.
+pub const JOINED: &str = "exact join";
+
 /// How the search radius was chosen (verified mode).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct RadiusParams {
-    /// `cost model` or `option` (`-k`).
+    /// `cost model`, `option` (`-k`), `MinHash bands` or [`JOINED`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub chosen_by: Option<String>,
     /// The expected share of pairs exactly at the threshold within k.

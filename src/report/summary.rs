@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use super::{Paint, Report};
+use super::{JOINED, Paint, Report};
 
 /// Writes the end-of-run summary: inputs by outcome, bytes, speed, pairs;
 /// `paint` marks the pairs found and any errors.
@@ -59,12 +59,16 @@ pub fn write_summary<W: Write>(report: &Report, paint: Paint, out: &mut W) -> io
             write!(
                 out,
                 // Candidates of every search (short texts' too): verified.
-                "(Jaccard >= {threshold}; {} verified; k = {}",
+                "(Jaccard >= {threshold}; {} verified; ",
                 counted(stats.candidates, "candidate"),
-                params.max_distance
             )?;
-            if let Some(recall) = params.radius.expected_recall {
-                write!(out, ", expected recall {recall:.3}")?;
+            if params.radius.chosen_by.as_deref() == Some(JOINED) {
+                write!(out, "every pair, joined")?;
+            } else {
+                write!(out, "k = {}", params.max_distance)?;
+                if let Some(recall) = params.radius.expected_recall {
+                    write!(out, ", expected recall {recall:.3}")?;
+                }
             }
             // Short texts have a search of their own: say which.
             if let Some(short) = &params.radius.short_texts {

@@ -322,6 +322,77 @@ fn pairs_have_exact_jaccard_and_min_jaccard_filters() {
 }
 
 #[test]
+fn the_join_lists_every_pair_at_the_threshold_at_no_radius() {
+    let dir = corpus();
+    // A copy with a tenth of its words replaced: Jaccard about 0.5, its
+    // fingerprint well apart.
+    let original = text(1, 600);
+    let positions: Vec<usize> = (0..original.split(' ').count()).step_by(10).collect();
+    dir.create("docs/rewritten.txt", edit(&original, &positions));
+    let scan = |args: &[&str]| {
+        let output = dir
+            .simdup()
+            .args(["scan", "docs", "-t", "0.4", "--format", "json"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        output
+    };
+    let joined = scan(&["--method", "join"]);
+    let report: serde_json::Value = serde_json::from_slice(&joined.stdout).unwrap();
+    assert_eq!(report["params"]["method"], "join");
+    assert_eq!(report["params"]["radius"]["chosen_by"], "exact join");
+    assert!(
+        stderr(&joined).contains("every pair, joined"),
+        "{}",
+        stderr(&joined)
+    );
+    let pairs = |report: &serde_json::Value| -> Vec<(String, String, f64)> {
+        report["pairs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|pair| {
+                let name = |key: &str| pair[key].as_str().unwrap().to_string();
+                (name("a"), name("b"), pair["jaccard"].as_f64().unwrap())
+            })
+            .collect()
+    };
+    // Brute force at the widest radius compares every pair here.
+    let every = scan(&["--method", "brute", "-k", "32"]);
+    let every: serde_json::Value = serde_json::from_slice(&every.stdout).unwrap();
+    assert_eq!(pairs(&report), pairs(&every));
+    let far = |report: &serde_json::Value| {
+        pairs(report)
+            .into_iter()
+            .filter(|pair| pair.0.contains("rewritten") || pair.1.contains("rewritten"))
+            .count()
+    };
+    assert_eq!(
+        far(&report),
+        3,
+        "the rewritten copy pairs with the original, its copy and the edit"
+    );
+    // A narrow radius misses them: the join is what finds them.
+    let narrow = scan(&["-k", "3"]);
+    let narrow: serde_json::Value = serde_json::from_slice(&narrow.stdout).unwrap();
+    assert_eq!(far(&narrow), 0);
+    // More pairs than may be held: searched by fingerprint, and said so.
+    let capped = scan(&["--method", "join", "--max-candidates", "2"]);
+    assert!(
+        stderr(&capped).contains(
+            "warning: more than --max-candidates 2 pairs of documents: searching them by \
+             fingerprint instead"
+        ),
+        "{}",
+        stderr(&capped)
+    );
+    let capped: serde_json::Value = serde_json::from_slice(&capped.stdout).unwrap();
+    assert_ne!(capped["params"]["radius"]["chosen_by"], "exact join");
+}
+
+#[test]
 fn short_documents_match_only_by_exact_content() {
     let dir = TestDir::new();
     dir.create("d/a.txt", "one two three four");
@@ -391,6 +462,7 @@ fn bad_arguments_exit_2_before_any_work() {
         vec!["scan", "docs", "--shingle", "chars:x"],
         vec!["scan", "docs", "--min-jaccard", "2", "--verify"],
         vec!["scan", "docs", "--method", "fastest"],
+        vec!["scan", "docs", "--method", "join", "--raw"],
     ] {
         let output = dir.simdup().args(&args).output().unwrap();
         assert_eq!(output.status.code(), Some(2), "{args:?}");

@@ -602,6 +602,7 @@ fn scan_options(threshold: f64, k: Option<u32>) -> crate::jobs::scan::ScanOption
         },
         max_distance: k,
         method: crate::search::Method::Exact,
+        join: false,
         window: crate::search::DEFAULT_WINDOW,
         max_pairs: u64::MAX,
         max_candidates: crate::jobs::scan::MAX_CANDIDATES,

@@ -1,13 +1,20 @@
-//! Short texts by an exact join instead of SimHash candidates: every pair
-//! of two short texts whose character pairs reach the threshold is found,
-//! none missed, at no radius (src/verify/join/). One-line texts share
-//! words ("library", "documentation"), so their fingerprints cluster and a
-//! SimHash search wide enough for them costs near brute force, while their
-//! rarest character pairs tell them apart at once.
+//! Pairs by an exact join instead of SimHash candidates: every pair whose
+//! feature sets reach the threshold is found, none missed, at no radius
+//! (src/verify/join/).
 //!
-//! The join holds every short text's character pairs, 4 bytes each: past
-//! [`JOIN_BUDGET`] of them the short texts are searched by SimHash at a
-//! radius the cost model picks, as other documents are.
+//! Short texts are joined by default. One-line texts share words
+//! ("library", "documentation"), so their fingerprints cluster and a
+//! SimHash search wide enough for them costs near brute force, while their
+//! rarest character pairs tell them apart at once. The join holds every
+//! short text's character pairs, 4 bytes each: past [`JOIN_BUDGET`] of
+//! them the short texts are searched by SimHash at a radius the cost model
+//! picks, as other documents are.
+//!
+//! Other documents are joined by their features when asked (`--method
+//! join`): each is read again, and ranking holds every feature (8 bytes)
+//! and each distinct one (about 30 more): 27 bytes a feature on the mixed
+//! real corpus, 43 on generated text where most are unique; up to
+//! [`WORDS_JOIN_BUDGET`] features.
 
 use std::time::Instant;
 
@@ -15,7 +22,7 @@ use rayon::prelude::*;
 
 use crate::diag::Diagnostics;
 use crate::progress::Progress;
-use crate::report::RadiusParams;
+use crate::report::{JOINED, RadiusParams};
 use crate::search::{self, DocId};
 use crate::verify::join::{Join, Joined, RankedSets, Ranker, SelfJoin};
 use crate::verify::{Verdict, decide};
@@ -23,20 +30,29 @@ use crate::verify::{Verdict, decide};
 use super::SpaceFound;
 use super::documents::ClassId;
 use super::listing::ClassPair;
-use super::sources::Sources;
 
 /// Most character pairs (summed over the short texts) the join holds:
-/// 128 MiB of them, about 700,000 texts of 50 characters.
+/// 2^25, about 700,000 texts of 50 characters (8 bytes each while they are
+/// ranked, then 4).
 pub const JOIN_BUDGET: u64 = 32 << 20;
+
+/// Most features (summed over the documents) `--method join` holds: 2^25
+/// of them, some 300 MB of prose, 1.4 GB at most while they are ranked.
+/// Past it the documents are searched by SimHash.
+pub const WORDS_JOIN_BUDGET: u64 = 1 << 25;
 
 /// Sets read at once.
 const CHUNK: usize = 4096;
 
-/// The short texts to join: their classes (ascending) with their
-/// character-pair fingerprints.
-pub(super) struct ShortTexts<'a> {
-    /// `(class, fingerprint)` of every class with a short text.
+/// The classes to join: short texts by their character pairs, or
+/// documents by their features.
+pub(super) struct Joinable<'a> {
+    /// `(class, fingerprint)` of every class joined, ascending.
     pub entries: &'a [(DocId, u64)],
+    /// Whether they are short texts, joined by character pairs.
+    pub short_texts: bool,
+    /// Reads a class's sorted, distinct features again.
+    pub read: &'a (dyn Fn(ClassId) -> crate::Result<Vec<u64>> + Sync),
     /// The document pairs a class pair stands for.
     pub weight: &'a (dyn Fn(ClassId, ClassId) -> u64 + Sync),
     /// Whether a pair with this class is asked (against a stored corpus,
@@ -92,22 +108,20 @@ pub(super) struct ReadSets {
 /// `budget_seconds` (at least [`MIN_JOIN_SECONDS`]) and it finds at most
 /// `max_pairs` pairs; otherwise says why not (the caller searches by
 /// SimHash instead).
-pub(super) fn join_short_texts(
-    texts: &ShortTexts<'_>,
-    sources: &Sources<'_>,
+pub(super) fn join(
+    texts: &Joinable<'_>,
     threshold: f64,
     budget_seconds: f64,
     max_pairs: u64,
     progress: bool,
     diag: &mut Diagnostics,
 ) -> Result<SpaceFound, Declined> {
-    let joining = Progress::spinner(
-        progress,
-        &format!(
-            "joining {} short texts by character pairs",
-            texts.entries.len()
-        ),
-    );
+    let what = if texts.short_texts {
+        "short texts by character pairs"
+    } else {
+        "documents by their features"
+    };
+    let joining = Progress::spinner(progress, &format!("joining {} {what}", texts.entries.len()));
     let mut ranker = Ranker::new();
     // Reported only if the join goes ahead: otherwise the search that
     // replaces it reads (and reports) what it needs.
@@ -116,7 +130,7 @@ pub(super) fn join_short_texts(
     for chunk in texts.entries.chunks(CHUNK) {
         let sets: Vec<_> = chunk
             .par_iter()
-            .map(|&(class, _)| sources.short_text_set(class))
+            .map(|&(class, _)| (texts.read)(class))
             .collect();
         for set in sets {
             read.push(set.is_ok());
@@ -181,7 +195,7 @@ pub(super) fn join_short_texts(
                 b: b.0,
                 distance: (a.1 ^ b.1).count_ones(),
                 jaccard: Some(pair.jaccard),
-                short_texts: true,
+                short_texts: texts.short_texts,
             }
         })
         .filter(|pair| {
@@ -198,7 +212,7 @@ pub(super) fn join_short_texts(
         unverified: 0,
         reread: (texts.entries.len() - unread.len()) as u64,
         radius: RadiusParams {
-            chosen_by: Some("exact join".to_string()),
+            chosen_by: Some(JOINED.to_string()),
             expected_recall: Some(1.0),
             budget_seconds: Some(budget),
             predicted_seconds: Some(predicted),

@@ -155,6 +155,11 @@ pub struct ScanOptions {
     pub max_distance: Option<u32>,
     /// The search method.
     pub method: Method,
+    /// Verified mode: find the pairs of documents by an exact join of
+    /// their feature sets (`--method join`: every pair at the threshold,
+    /// none missed), not by SimHash within a radius; `method` then
+    /// searches them only if the join would hold too many features.
+    pub join: bool,
     /// Neighbours compared per rotation (`Method::Rotate`).
     pub window: usize,
     /// Pairs listed at most (counts and groups stay complete).
@@ -653,11 +658,30 @@ fn space(
     } else {
         "by fingerprint"
     };
+    if space == Space::Words
+        && options.join
+        && !entries.is_empty()
+        && let Some(found) = join_documents(
+            &entries,
+            features,
+            sources,
+            &class_pair_weight,
+            &is_new,
+            options,
+            threshold,
+            diag,
+        )
+    {
+        return Ok(found);
+    }
     // What a declined join read, for the bands to take.
     let mut joined_sets = None;
+    let read_short_text = |class: ClassId| sources.short_text_set(class);
     if space == Space::ShortTexts && features <= joined::JOIN_BUDGET as f64 && join {
-        let texts = joined::ShortTexts {
+        let texts = joined::Joinable {
             entries: &entries,
+            short_texts: true,
+            read: &read_short_text,
             weight: &class_pair_weight,
             is_new: &is_new,
         };
@@ -665,9 +689,8 @@ fn space(
             ShortTextSearch::Join => f64::INFINITY,
             _ => workload.budget_seconds(),
         };
-        let found = joined::join_short_texts(
+        let found = joined::join(
             &texts,
-            sources,
             threshold,
             budget,
             options.max_candidates,
@@ -957,6 +980,57 @@ fn space(
     })
 }
 
+/// The documents of the words space by the exact join of their features
+/// (`--method join`); `None`, with a warning, when the join would hold more
+/// than [`joined::WORDS_JOIN_BUDGET`] features or find more than
+/// `--max-candidates` pairs: they are then searched by SimHash.
+#[allow(clippy::too_many_arguments)]
+fn join_documents(
+    entries: &[(DocId, u64)],
+    features: f64,
+    sources: &sources::Sources<'_>,
+    weight: &(dyn Fn(ClassId, ClassId) -> u64 + Sync),
+    is_new: &(dyn Fn(ClassId) -> bool + Sync),
+    options: &ScanOptions,
+    threshold: f64,
+    diag: &mut Diagnostics,
+) -> Option<SpaceFound> {
+    if features > joined::WORDS_JOIN_BUDGET as f64 {
+        diag.warn(format_args!(
+            "the documents have {features:.0} features, more than the join holds ({}): \
+             searching them by fingerprint instead",
+            joined::WORDS_JOIN_BUDGET
+        ));
+        return None;
+    }
+    let read = |class: ClassId| sources.feature_set(class);
+    let documents = joined::Joinable {
+        entries,
+        short_texts: false,
+        read: &read,
+        weight,
+        is_new,
+    };
+    match joined::join(
+        &documents,
+        threshold,
+        f64::INFINITY,
+        options.max_candidates,
+        options.progress,
+        diag,
+    ) {
+        Ok(found) => Some(found),
+        Err(_) => {
+            diag.warn(format_args!(
+                "more than --max-candidates {} pairs of documents: searching them by \
+                 fingerprint instead",
+                options.max_candidates
+            ));
+            None
+        }
+    }
+}
+
 /// The collect stage: fills `documents` from the inputs. Saved
 /// fingerprints bring their own feature options: their provenance is
 /// returned.
@@ -1159,7 +1233,11 @@ fn params(
     Params {
         mode: mode.to_string(),
         threshold,
-        method: options.method.to_string(),
+        method: if options.join && threshold.is_some() {
+            "join".to_string()
+        } else {
+            options.method.to_string()
+        },
         max_distance,
         radius,
         exact: options.method != Method::Rotate,

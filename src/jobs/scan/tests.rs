@@ -22,16 +22,18 @@ fn corpus() -> impl Strategy<Value = Vec<String>> {
 }
 
 fn scan_dir(dir: &std::path::Path, threshold: f64, max_distance: Option<u32>) -> Report {
-    scan_dir_with(dir, threshold, max_distance, None)
+    scan_dir_with(dir, threshold, max_distance, None, false)
 }
 
 /// A scan of `dir`; with `short_texts`, short texts are compared by
-/// character pairs and found that way.
+/// character pairs and found that way; with `join`, the other documents
+/// by the exact join (`--method join`).
 fn scan_dir_with(
     dir: &std::path::Path,
     threshold: f64,
     max_distance: Option<u32>,
     short_texts: Option<ShortTextSearch>,
+    join: bool,
 ) -> Report {
     let options = ScanOptions {
         features: FeatureOptions::default(),
@@ -42,6 +44,7 @@ fn scan_dir_with(
         },
         max_distance,
         method: Method::Exact,
+        join,
         window: search::DEFAULT_WINDOW,
         max_pairs: u64::MAX,
         max_candidates: MAX_CANDIDATES,
@@ -135,6 +138,49 @@ proptest! {
     }
 }
 
+/// The pairs a scan listed, `(a, b, jaccard)` by name, sorted.
+fn named_pairs(report: &Report) -> Vec<(String, String, f64)> {
+    let mut found: Vec<(String, String, f64)> = report
+        .pairs
+        .iter()
+        .map(|pair| {
+            (
+                report.name(pair.a),
+                report.name(pair.b),
+                pair.jaccard.unwrap(),
+            )
+        })
+        .collect();
+    found.sort_by(|x, y| (&x.0, &x.1).cmp(&(&y.0, &y.1)));
+    found
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// The join has no radius: its pairs are those brute force finds at
+    /// any distance, 64 bits included.
+    #[test]
+    fn joined_pairs_are_every_brute_force_pair(
+        texts in corpus(),
+        threshold in prop_oneof![Just(0.8), Just(0.5), 0.05f64..0.95],
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let names: Vec<String> = (0..texts.len())
+            .map(|i| dir.path().join(format!("{i:03}.txt")).display().to_string())
+            .collect();
+        for (name, text) in names.iter().zip(&texts) {
+            std::fs::write(name, text).unwrap();
+        }
+        let report = scan_dir_with(dir.path(), threshold, None, None, true);
+        let expected = brute_force(&names, &texts, threshold, u64::BITS);
+        prop_assert_eq!(&named_pairs(&report), &expected);
+        prop_assert_eq!(report.stats.pairs_found, expected.len() as u64);
+        prop_assert_eq!(report.params.method.as_str(), "join");
+        prop_assert_eq!(report.params.radius.chosen_by.as_deref(), Some(crate::report::JOINED));
+    }
+}
+
 /// A corpus of one-line texts (short) and of several lines (long): names
 /// and texts, written to `dir`.
 fn mixed_corpus(
@@ -195,7 +241,7 @@ proptest! {
     ) {
         let dir = tempfile::tempdir().unwrap();
         let (names, texts) = mixed_corpus(dir.path(), &specs);
-        let report = scan_dir_with(dir.path(), threshold, Some(k), Some(search));
+        let report = scan_dir_with(dir.path(), threshold, Some(k), Some(search), false);
         let words = Fingerprinter::new(FeatureOptions::default());
         let short = super::short::ShortTexts::new(&FeatureOptions::default());
         let is_short = |text: &str| super::short::ShortTexts::is_short(text.as_bytes());
