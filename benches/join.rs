@@ -4,7 +4,8 @@
 //! compared by character pairs at Jaccard 0.8 as the scan and dedup
 //! compare short texts.
 //!
-//! Also the MinHash band keys of the same sets.
+//! Also the MinHash band keys of the same sets, and the ranking of
+//! document-sized sets that `scan --method join` ranks.
 //!
 //! Run briefly: `cargo bench --bench join -- --warm-up-time 1
 //! --measurement-time 3`.
@@ -79,6 +80,56 @@ fn self_join(c: &mut Criterion) {
     group.finish();
 }
 
+/// `n` documents' feature sets of about 700 hashes each, sorted: a third
+/// drawn from 200,000 shared shingles (the lower ones far more often,
+/// as common phrases are), the rest each document's own.
+fn document_sets(n: usize) -> Vec<Vec<u64>> {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    (0..n)
+        .map(|_| {
+            let mut set: Vec<u64> = (0..700)
+                .map(|i| {
+                    if i % 3 == 0 {
+                        // The least of two draws: skewed towards the low ones.
+                        let shared = (next() % 200_000).min(next() % 200_000);
+                        shared.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                    } else {
+                        next()
+                    }
+                })
+                .collect();
+            set.sort_unstable();
+            set.dedup();
+            set
+        })
+        .collect()
+}
+
+/// The ranking of `scan --method join`: every distinct hash by how many
+/// sets hold it (5,000 documents, 3.5 million hashes).
+fn rank_documents(c: &mut Criterion) {
+    let mut group = c.benchmark_group("rank_documents");
+    group.sample_size(10);
+    let n = 5_000usize;
+    let sets = document_sets(n);
+    group.bench_with_input(BenchmarkId::from_parameter(n), &sets, |b, sets| {
+        b.iter(|| {
+            let mut ranker = Ranker::new();
+            for set in sets {
+                ranker.push(set);
+            }
+            black_box(ranker.finish().len())
+        })
+    });
+    group.finish();
+}
+
 /// dedup's join: each set probes the sets before it, then is added.
 fn incremental(c: &mut Criterion) {
     let mut group = c.benchmark_group("incremental_join_0.8");
@@ -116,5 +167,5 @@ fn band_keys(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, self_join, incremental, band_keys);
+criterion_group!(benches, self_join, incremental, band_keys, rank_documents);
 criterion_main!(benches);
