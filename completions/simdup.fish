@@ -67,7 +67,7 @@ complete -c simdup -n "__fish_simdup_using_subcommand scan" -s k -l max-distance
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l method -d 'How candidate pairs are found' -r -f -a "exact\t'Permuted block tables: every pair within k (default)'
 rotate\t'Rotate, sort, compare neighbours: approximate (docs/SEARCH.md says when it pays)'
 brute\t'All pairs: the reference, for small inputs'
-join\t'No candidates: every pair at the threshold, by an exact join of the feature sets (reads every document again; about 4 bytes a feature, 24 a distinct one)'"
+join\t'No radius: every pair at the threshold, by an exact join of the feature sets (reads every document again and holds its features while they are ranked: about 27 bytes a feature on real text)'"
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l window -d 'With --method rotate: neighbours compared after each sort [default: 8]' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l max-pairs -d 'List at most N pairs (counts and groups are always complete)' -r
 complete -c simdup -n "__fish_simdup_using_subcommand scan" -l max-candidates -d 'Verify at most N candidate pairs of distinct fingerprints (memory: a few dozen bytes each; documents that share a fingerprint are compared whatever N); past it, a chosen radius narrows and a given -k is an error' -r

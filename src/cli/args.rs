@@ -368,7 +368,7 @@ pub enum MethodArg {
     Rotate,
     /// All pairs: the reference, for small inputs.
     Brute,
-    /// No candidates: every pair at the threshold, by an exact join of the feature sets (reads every document again; about 4 bytes a feature, 24 a distinct one).
+    /// No radius: every pair at the threshold, by an exact join of the feature sets (reads every document again and holds its features while they are ranked: about 27 bytes a feature on real text).
     Join,
 }
 

@@ -158,7 +158,8 @@ pub struct ScanOptions {
     /// Verified mode: find the pairs of documents by an exact join of
     /// their feature sets (`--method join`: every pair at the threshold,
     /// none missed), not by SimHash within a radius; `method` then
-    /// searches them only if the join would hold too many features.
+    /// searches them only if the join would hold too many features or
+    /// find more than `max_candidates` pairs.
     pub join: bool,
     /// Neighbours compared per rotation (`Method::Rotate`).
     pub window: usize,
