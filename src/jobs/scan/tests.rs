@@ -92,6 +92,18 @@ fn brute_force(
     pairs
 }
 
+/// Writes `texts` to `dir` as 000.txt, 001.txt, ...; their names as the
+/// scan gives them.
+fn write_texts(dir: &std::path::Path, texts: &[String]) -> Vec<String> {
+    let names: Vec<String> = (0..texts.len())
+        .map(|i| dir.join(format!("{i:03}.txt")).display().to_string())
+        .collect();
+    for (name, text) in names.iter().zip(texts) {
+        std::fs::write(name, text).unwrap();
+    }
+    names
+}
+
 /// The widest radius a scan accepts.
 const MAX_K: u32 = search::MAX_DISTANCE;
 
@@ -104,23 +116,13 @@ proptest! {
         threshold in prop_oneof![Just(0.8), Just(0.5), 0.3f64..0.95],
     ) {
         let dir = tempfile::tempdir().unwrap();
-        let names: Vec<String> = (0..texts.len())
-            .map(|i| dir.path().join(format!("{i:03}.txt")).display().to_string())
-            .collect();
-        for (name, text) in names.iter().zip(&texts) {
-            std::fs::write(name, text).unwrap();
-        }
+        let names = write_texts(dir.path(), &texts);
         // SimHash proposes, verification decides: the answer is exactly the
         // pairs within k whose Jaccard reaches the threshold. (Whether k
         // reaches every such pair is a matter of recall, tested apart: at a
         // low threshold a pair may differ in more than 32 bits.)
         let report = scan_dir(dir.path(), threshold, Some(MAX_K));
-        let mut found: Vec<(String, String, f64)> = report
-            .pairs
-            .iter()
-            .map(|pair| (report.name(pair.a), report.name(pair.b), pair.jaccard.unwrap()))
-            .collect();
-        found.sort_by(|x, y| (&x.0, &x.1).cmp(&(&y.0, &y.1)));
+        let found = named_pairs(&report);
         let expected = brute_force(&names, &texts, threshold, MAX_K);
         prop_assert_eq!(&found, &expected);
         prop_assert_eq!(report.stats.pairs_found, expected.len() as u64);
@@ -166,12 +168,7 @@ proptest! {
         threshold in prop_oneof![Just(0.8), Just(0.5), 0.05f64..0.95],
     ) {
         let dir = tempfile::tempdir().unwrap();
-        let names: Vec<String> = (0..texts.len())
-            .map(|i| dir.path().join(format!("{i:03}.txt")).display().to_string())
-            .collect();
-        for (name, text) in names.iter().zip(&texts) {
-            std::fs::write(name, text).unwrap();
-        }
+        let names = write_texts(dir.path(), &texts);
         let report = scan_dir_with(dir.path(), threshold, None, None, true);
         let expected = brute_force(&names, &texts, threshold, u64::BITS);
         prop_assert_eq!(&named_pairs(&report), &expected);
@@ -207,12 +204,7 @@ fn mixed_corpus(
             texts.push(join(&edited));
         }
     }
-    let names: Vec<String> = (0..texts.len())
-        .map(|i| dir.join(format!("{i:03}.txt")).display().to_string())
-        .collect();
-    for (name, text) in names.iter().zip(&texts) {
-        std::fs::write(name, text).unwrap();
-    }
+    let names = write_texts(dir, &texts);
     (names, texts)
 }
 
