@@ -53,6 +53,10 @@ pub(super) struct Joinable<'a> {
     pub short_texts: bool,
     /// Reads a class's sorted, distinct features again.
     pub read: &'a (dyn Fn(ClassId) -> crate::Result<Vec<u64>> + Sync),
+    /// Features the join may hold: past them it stops reading and is
+    /// declined (for counts not known before, as saved fingerprints'
+    /// may not be).
+    pub max_features: u64,
     /// The document pairs a class pair stands for.
     pub weight: &'a (dyn Fn(ClassId, ClassId) -> u64 + Sync),
     /// Whether a pair with this class is asked (against a stored corpus,
@@ -94,6 +98,8 @@ pub(super) enum Why {
     Cost { budget: f64 },
     /// It found more pairs than may be held.
     Pairs,
+    /// The sets read held more features than it may.
+    Features,
 }
 
 /// The short texts' character pairs as the join read them.
@@ -127,11 +133,27 @@ pub(super) fn join(
     // replaces it reads (and reports) what it needs.
     let mut unread = Vec::new();
     let mut read = Vec::with_capacity(texts.entries.len());
+    let mut held = 0u64;
     for chunk in texts.entries.chunks(CHUNK) {
         let sets: Vec<_> = chunk
             .par_iter()
             .map(|&(class, _)| (texts.read)(class))
             .collect();
+        held += sets
+            .iter()
+            .flatten()
+            .map(|set| set.len() as u64)
+            .sum::<u64>();
+        if held > texts.max_features {
+            joining.finish();
+            return Err(Declined {
+                why: Why::Features,
+                read: ReadSets {
+                    sets: RankedSets::default(),
+                    unread,
+                },
+            });
+        }
         for set in sets {
             read.push(set.is_ok());
             match set {
@@ -318,6 +340,38 @@ mod tests {
             prop_assert_eq!(found.candidates, expected.len() as u64);
             prop_assert_eq!(got, expected);
         }
+    }
+
+    #[test]
+    fn the_join_stops_reading_past_the_features_it_may_hold() {
+        // Three classes of ten features each, the first two alike.
+        let entries: Vec<(DocId, u64)> = (0..3).map(|class| (class, 0)).collect();
+        let read = |class: ClassId| -> crate::Result<Vec<u64>> {
+            let first = if class == 2 { 100 } else { 0 };
+            Ok((first..first + 10).collect())
+        };
+        let joinable = |max_features| Joinable {
+            entries: &entries,
+            short_texts: false,
+            read: &read,
+            max_features,
+            weight: &|_, _| 1,
+            is_new: &|_| true,
+        };
+        let mut diag = Diagnostics::new(false);
+        let found = join(&joinable(30), 0.8, f64::INFINITY, 100, false, &mut diag)
+            .ok()
+            .unwrap();
+        let pairs: Vec<(DocId, DocId)> = found.near.iter().map(|pair| (pair.a, pair.b)).collect();
+        assert_eq!(pairs, [(0, 1)]);
+        let declined = join(&joinable(29), 0.8, f64::INFINITY, 100, false, &mut diag);
+        assert!(matches!(
+            declined,
+            Err(Declined {
+                why: Why::Features,
+                ..
+            })
+        ));
     }
 
     #[test]

@@ -664,7 +664,11 @@ fn space(
         && !entries.is_empty()
         && let Some(found) = join_documents(
             &entries,
-            features,
+            // Saved fingerprints without their feature counts hold the
+            // most a count can be: theirs are known only once read.
+            searchable()
+                .all(|(_, (_, features))| features < u32::MAX)
+                .then_some(features),
             sources,
             &class_pair_weight,
             &is_new,
@@ -683,6 +687,7 @@ fn space(
             entries: &entries,
             short_texts: true,
             read: &read_short_text,
+            max_features: joined::JOIN_BUDGET,
             weight: &class_pair_weight,
             is_new: &is_new,
         };
@@ -711,6 +716,11 @@ fn space(
                 "more than --max-candidates {} pairs of short texts: \
                  searching them {instead} instead",
                 options.max_candidates
+            )),
+            joined::Why::Features => diag.note(format_args!(
+                "the short texts have more character pairs than the join holds ({}): \
+                 searching them {instead} instead",
+                joined::JOIN_BUDGET
             )),
         }
         joined_sets = Some(declined.read);
@@ -985,10 +995,11 @@ fn space(
 /// (`--method join`); `None`, with a warning, when the join would hold more
 /// than [`joined::WORDS_JOIN_BUDGET`] features or find more than
 /// `--max-candidates` pairs: they are then searched by SimHash.
+/// `features`: their sum, if every class's count is known.
 #[allow(clippy::too_many_arguments)]
 fn join_documents(
     entries: &[(DocId, u64)],
-    features: f64,
+    features: Option<f64>,
     sources: &sources::Sources<'_>,
     weight: &(dyn Fn(ClassId, ClassId) -> u64 + Sync),
     is_new: &(dyn Fn(ClassId) -> bool + Sync),
@@ -996,7 +1007,8 @@ fn join_documents(
     threshold: f64,
     diag: &mut Diagnostics,
 ) -> Option<SpaceFound> {
-    if features > joined::WORDS_JOIN_BUDGET as f64 {
+    if let Some(features) = features.filter(|&features| features > joined::WORDS_JOIN_BUDGET as f64)
+    {
         diag.warn(format_args!(
             "the documents have {features:.0} features, more than the join holds ({}): \
              searching them by fingerprint instead",
@@ -1009,6 +1021,7 @@ fn join_documents(
         entries,
         short_texts: false,
         read: &read,
+        max_features: joined::WORDS_JOIN_BUDGET,
         weight,
         is_new,
     };
@@ -1021,12 +1034,19 @@ fn join_documents(
         diag,
     ) {
         Ok(found) => Some(found),
-        Err(_) => {
-            diag.warn(format_args!(
-                "more than --max-candidates {} pairs of documents: searching them by \
-                 fingerprint instead",
-                options.max_candidates
-            ));
+        Err(declined) => {
+            match declined.why {
+                joined::Why::Features => diag.warn(format_args!(
+                    "the documents have more features than the join holds ({}): \
+                     searching them by fingerprint instead",
+                    joined::WORDS_JOIN_BUDGET
+                )),
+                _ => diag.warn(format_args!(
+                    "more than --max-candidates {} pairs of documents: searching them by \
+                     fingerprint instead",
+                    options.max_candidates
+                )),
+            }
             None
         }
     }
