@@ -53,10 +53,12 @@ pub(super) struct Joinable<'a> {
     pub short_texts: bool,
     /// Reads a class's sorted, distinct features again.
     pub read: &'a (dyn Fn(ClassId) -> crate::Result<Vec<u64>> + Sync),
-    /// Features the join may hold: past them it stops reading and is
-    /// declined (for counts not known before, as saved fingerprints'
-    /// may not be).
+    /// Features the join may hold: past them it is declined, before
+    /// reading when `features` says so, else once the sets read pass it.
     pub max_features: u64,
+    /// Their features, summed, if known before reading (saved
+    /// fingerprints may not carry their counts).
+    pub features: Option<u64>,
     /// The document pairs a class pair stands for.
     pub weight: &'a (dyn Fn(ClassId, ClassId) -> u64 + Sync),
     /// Whether a pair with this class is asked (against a stored corpus,
@@ -133,6 +135,20 @@ pub(super) fn join(
     // replaces it reads (and reports) what it needs.
     let mut unread = Vec::new();
     let mut read = Vec::with_capacity(texts.entries.len());
+    let too_many = |unread| Declined {
+        why: Why::Features,
+        read: ReadSets {
+            sets: RankedSets::default(),
+            unread,
+        },
+    };
+    if texts
+        .features
+        .is_some_and(|features| features > texts.max_features)
+    {
+        joining.finish();
+        return Err(too_many(unread));
+    }
     let mut held = 0u64;
     for chunk in texts.entries.chunks(CHUNK) {
         let sets: Vec<_> = chunk
@@ -146,13 +162,7 @@ pub(super) fn join(
             .sum::<u64>();
         if held > texts.max_features {
             joining.finish();
-            return Err(Declined {
-                why: Why::Features,
-                read: ReadSets {
-                    sets: RankedSets::default(),
-                    unread,
-                },
-            });
+            return Err(too_many(unread));
         }
         for set in sets {
             read.push(set.is_ok());
@@ -355,6 +365,7 @@ mod tests {
             short_texts: false,
             read: &read,
             max_features,
+            features: None,
             weight: &|_, _| 1,
             is_new: &|_| true,
         };
@@ -365,6 +376,21 @@ mod tests {
         let pairs: Vec<(DocId, DocId)> = found.near.iter().map(|pair| (pair.a, pair.b)).collect();
         assert_eq!(pairs, [(0, 1)]);
         let declined = join(&joinable(29), 0.8, f64::INFINITY, 100, false, &mut diag);
+        assert!(matches!(
+            declined,
+            Err(Declined {
+                why: Why::Features,
+                ..
+            })
+        ));
+        // A count known before reading is checked before reading.
+        let unreadable = |_: ClassId| -> crate::Result<Vec<u64>> { panic!("read") };
+        let counted = Joinable {
+            read: &unreadable,
+            features: Some(30),
+            ..joinable(29)
+        };
+        let declined = join(&counted, 0.8, f64::INFINITY, 100, false, &mut diag);
         assert!(matches!(
             declined,
             Err(Declined {

@@ -668,7 +668,7 @@ fn space(
             // most a count can be: theirs are known only once read.
             searchable()
                 .all(|(_, (_, features))| features < u32::MAX)
-                .then_some(features),
+                .then_some(features as u64),
             sources,
             &class_pair_weight,
             &is_new,
@@ -688,6 +688,8 @@ fn space(
             short_texts: true,
             read: &read_short_text,
             max_features: joined::JOIN_BUDGET,
+            // Checked above, with a note of its own.
+            features: None,
             weight: &class_pair_weight,
             is_new: &is_new,
         };
@@ -999,7 +1001,7 @@ fn space(
 #[allow(clippy::too_many_arguments)]
 fn join_documents(
     entries: &[(DocId, u64)],
-    features: Option<f64>,
+    features: Option<u64>,
     sources: &sources::Sources<'_>,
     weight: &(dyn Fn(ClassId, ClassId) -> u64 + Sync),
     is_new: &(dyn Fn(ClassId) -> bool + Sync),
@@ -1007,21 +1009,13 @@ fn join_documents(
     threshold: f64,
     diag: &mut Diagnostics,
 ) -> Option<SpaceFound> {
-    if let Some(features) = features.filter(|&features| features > joined::WORDS_JOIN_BUDGET as f64)
-    {
-        diag.warn(format_args!(
-            "the documents have {features:.0} features, more than the join holds ({}): \
-             searching them by fingerprint instead",
-            joined::WORDS_JOIN_BUDGET
-        ));
-        return None;
-    }
     let read = |class: ClassId| sources.feature_set(class);
     let documents = joined::Joinable {
         entries,
         short_texts: false,
         read: &read,
         max_features: joined::WORDS_JOIN_BUDGET,
+        features,
         weight,
         is_new,
     };
